@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Impact interactor ([ch5] 5.1, [ch8] 8.3.1 and 8.A): a hammer (an inertial
+ * mass under an optional constant external force) strikes the interaction
+ * point of a modal object through the Hunt-Crossley force
+ * f = k x^a (1 + mu v) for compression x > 0 ([ch8] eq 8.11).
+ *
+ * Positions are measured along the strike axis, positive toward and into
+ * the object, from the object's rest surface; the compression is
+ * x = hammer position - interaction point displacement.
+ *
+ * The coupled system is integrated with the trapezoid rule (the bilinear
+ * transform of the object, [ch8] eq 8.30) and its delay-free loop is solved
+ * by the K method with Newton-Raphson ([ch8] eqs 8.32-8.43).  Whenever the
+ * hammer can touch the object within a sample, that sample is split into
+ * sub-steps sized so that a contact spans IMPACT_STEPS_PER_CONTACT of them,
+ * which keeps short, hard contacts accurate.  Hammer and object exchange the
+ * same trapezoidal impulse at every sub-step, so the momentum they exchange
+ * balances exactly.  Contact onset and release are located inside the
+ * sub-step by cubic Hermite interpolation of the compression.
+ */
+#ifndef CONTACT_IMPACT_H
+#define CONTACT_IMPACT_H
+
+#include "modal.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Newton iteration cap; reaching it is counted in impact_stats. */
+enum { IMPACT_NEWTON_CAP = 16 };
+
+/* Sub-steps per contact the integrator aims for, and the most it will take
+ * per sample. */
+enum { IMPACT_STEPS_PER_CONTACT = 128, IMPACT_MAX_SUBSTEPS = 1024 };
+
+typedef struct hunt_crossley {
+  double stiffness; /* k, N/m^a */
+  double alpha;     /* a, exponent of the local contact shape */
+  double mu;        /* lambda / k, s/m */
+} hunt_crossley;
+
+/* Hunt-Crossley force of [ch8] eq 8.11, clamped at zero: beyond
+ * v < -1/mu the law would pull ("sticky" force, [ch8] 8.3.1), which a
+ * hammer cannot do. */
+double hunt_crossley_force(const hunt_crossley* law, double x, double v);
+
+/* Solve the K-method equation f = F(x_free + kx f, v_free + kv f) for the
+ * contact force ([ch8] eqs 8.33, 8.41-8.43), kx, kv < 0, starting from
+ * `guess`.  g(f) = F - f is convex and decreasing on the bracket
+ * [0, f_max] where the compression and 1 + mu v stay positive, so Newton
+ * kept inside the shrinking bracket always converges. */
+typedef struct hc_solution {
+  double force;   /* N */
+  int iterations; /* Newton iterations; 0 when no contact is possible */
+  bool converged; /* false when IMPACT_NEWTON_CAP was reached */
+} hc_solution;
+
+hc_solution hunt_crossley_solve(const hunt_crossley* law, double x_free,
+                                double v_free, double kx, double kv,
+                                double guess);
+
+typedef struct impact_stats {
+  uint64_t solves;     /* Newton solves */
+  uint64_t iterations; /* total Newton iterations */
+  uint64_t cap_hits;   /* solves that hit IMPACT_NEWTON_CAP */
+  uint64_t histogram[IMPACT_NEWTON_CAP + 1]; /* solves by iteration count */
+  uint64_t contact_steps;                    /* sub-steps integrated */
+} impact_stats;
+
+/* What the meters show: the most recent completed contact, measured from
+ * the simulated trajectory. */
+typedef struct impact_contact {
+  double onset;            /* s, on the impact clock */
+  double impact_velocity;  /* m/s, compression velocity at onset */
+  double rebound_velocity; /* m/s, at release; negative when it bounces */
+  double contact_time;     /* s */
+  double peak_force;       /* N */
+  uint32_t serial;         /* counts completed contacts */
+} impact_contact;
+
+typedef struct impact {
+  modal_coeffs sub; /* object coefficients for the current sub-step */
+  hunt_crossley law;
+  double hammer_mass; /* kg */
+  double ext_force;   /* N, on the hammer, toward the object */
+  double sample_rate;
+
+  double hammer_x, hammer_v; /* m, m/s along the strike axis */
+  bool hammer_flying;        /* false: parked, out of play */
+  double force, force_prev;  /* N, at the last two sub-step instants */
+  double x, v;               /* compression and its rate at the last instant */
+  bool touching;
+  double clock; /* samples since init */
+
+  int substeps; /* per sample in engaged samples; 0 = coefficients stale */
+
+  /* contact in progress */
+  double onset, onset_velocity, peak, peak_before, peak_at;
+
+  impact_contact last;
+  impact_stats stats;
+} impact;
+
+void impact_init(impact* im, double sample_rate);
+
+/* Parameters; changes take effect at the next sample. */
+void impact_set_law(impact* im, hunt_crossley law);
+void impact_set_hammer(impact* im, double mass, double ext_force);
+
+/* Bring the hammer to the interaction point (compression 0) moving toward
+ * the object at `velocity` (m/s).  A ringing object is struck as it is. */
+void impact_strike(impact* im, const modal_object* o, double velocity);
+
+/* Take the hammer out of play and the object to rest. */
+void impact_reset(impact* im, modal_object* o);
+
+/* Run hammer and object for `frames` samples, adding scale * pickup
+ * velocities to the outputs.  Tell it when the object's table changed. */
+void impact_process(impact* im, modal_object* o, int frames, float* out_l,
+                    float* out_r, double scale);
+void impact_object_changed(impact* im);
+
+/* Whether the hammer can still interact or the state is finite. */
+bool impact_is_active(const impact* im);
+bool impact_is_finite(const impact* im);
+
+#endif

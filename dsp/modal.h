@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Modal object ([ch8] 8.2): a bank of second-order modes driven by a force
+ * at one interaction point and heard at two pickup points.
+ *
+ * Mode l obeys x'' + g x' + w^2 x = f / m_l ([ch8] eq 8.1), where x is the
+ * mode's contribution to the displacement of the interaction point and
+ * m_l = object mass / gain_l is the modal mass there ([ch8] 8.2.2).  The
+ * interaction point moves by sum_l x_l ([ch8] eq 8.4 with t = 1).
+ *
+ * Each mode is discretised with the bilinear transform ([ch8] eqs 8.5-8.7),
+ * its continuous frequency and damping pre-warped so that the discrete poles
+ * sit exactly at exp((-1/t_e +- j 2 pi f) T): the rendered modes ring at the
+ * table's frequency and 1/e decay time at any rate.
+ *
+ * Pickups.  The left pickup is the interaction point itself (weight 1 for
+ * every mode).  The right pickup listens at the mirror image of the
+ * interaction point across the object's centre: on an object symmetric
+ * about its centre every mode is either even or odd under the reflection,
+ * and in frequency order they alternate (strings, bars, beams, and plates
+ * along one axis), so the mirror point hears mode i with weight (-1)^(i-1).
+ * `width` blends the right pickup from the interaction point (0, mono) to
+ * the mirror point (1): weight 1 - width (1 - (-1)^(i-1)).
+ *
+ * All arrays are structure-of-arrays, padded to a multiple of 4 modes with
+ * inert modes, so the per-sample loops vectorise.
+ */
+#ifndef CONTACT_MODAL_H
+#define CONTACT_MODAL_H
+
+#include <stdalign.h>
+#include <stdbool.h>
+
+enum { MODAL_MAX_MODES = 128 };
+
+/* Modes at or above this fraction of the sample rate are disabled. */
+#define MODAL_MAX_FREQ_RATIO 0.45
+
+/* One step of the bilinear recursion [ch8] eq 8.6 for a given step size:
+ * [x; v](n) = A [x; v](n-1) + b (f(n) + f(n-1)). */
+typedef struct modal_coeffs {
+  alignas(64) double a11[MODAL_MAX_MODES];
+  alignas(64) double a12[MODAL_MAX_MODES];
+  alignas(64) double a21[MODAL_MAX_MODES];
+  alignas(64) double a22[MODAL_MAX_MODES];
+  alignas(64) double bx[MODAL_MAX_MODES]; /* b(1) / m_l */
+  alignas(64) double bv[MODAL_MAX_MODES]; /* b(2) / m_l */
+  double step;                            /* s */
+  double sum_bx, sum_bv; /* interaction point's instantaneous response */
+} modal_coeffs;
+
+typedef struct modal_object {
+  alignas(64) double x[MODAL_MAX_MODES]; /* m, contribution to the point */
+  alignas(64) double v[MODAL_MAX_MODES]; /* m/s */
+  alignas(64) double pickup_r[MODAL_MAX_MODES];
+  double freq[MODAL_MAX_MODES];  /* Hz, as rendered (after transposition) */
+  double decay[MODAL_MAX_MODES]; /* s, 1/e amplitude decay time */
+  double gain[MODAL_MAX_MODES];  /* 1 / modal mass, relative to the mass */
+  modal_coeffs audio;            /* step 1 / sample rate */
+  double sample_rate;
+  double mass;  /* kg */
+  double width; /* stereo width of the pickups, 0..1 */
+  int count;    /* modes in the table */
+  int n;        /* count rounded up to a multiple of 4 */
+} modal_object;
+
+void modal_init(modal_object* o, double sample_rate);
+
+/* Table edits take effect at the next modal_update(). */
+void modal_set_mode(modal_object* o, int i, double freq, double decay,
+                    double gain);
+void modal_set_count(modal_object* o, int count);
+void modal_set_mass(modal_object* o, double mass);
+void modal_set_width(modal_object* o, double width);
+
+/* Recompute the audio-rate coefficients and pickups; the state is kept, so
+ * a ringing object changes pitch or decay without a click. */
+void modal_update(modal_object* o);
+
+/* Coefficients for an arbitrary step (the contact integrator's sub-steps). */
+void modal_coeffs_compute(const modal_object* o, double step, modal_coeffs* c);
+
+/* Free vibration over `frames` samples; adds scale * pickup velocity. */
+void modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
+                double scale);
+
+/* One step under contact force, in two halves (the K method, [ch8] 8.A.1):
+ * predict() advances every mode with the force of the previous instant and
+ * returns the interaction point's displacement and velocity so far;
+ * correct() adds the response to the force of the current instant. */
+void modal_predict(modal_object* o, const modal_coeffs* c, double force_prev,
+                   double* point_x, double* point_v);
+void modal_correct(modal_object* o, const modal_coeffs* c, double force);
+
+/* Interaction point displacement and velocity now. */
+void modal_point(const modal_object* o, double* point_x, double* point_v);
+
+/* Pickup velocities now (what modal_ring outputs per sample). */
+void modal_pickups(const modal_object* o, double* left, double* right);
+
+/* Upper bounds, during free vibration, of the interaction point's
+ * displacement magnitude (reach) and velocity magnitude (speed). */
+void modal_bounds(const modal_object* o, double* reach, double* speed);
+
+/* 1 / sum(1 / m_l): the mass the interaction point shows to a short blow. */
+double modal_point_mass(const modal_object* o);
+
+void modal_reset(modal_object* o);
+bool modal_is_finite(const modal_object* o);
+
+#endif

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: ISC */
+#include "glue.h"
+
+#include <lv2/options/options.h>
+#include <lv2/urid/urid.h>
+
+#include <string.h>
+
+bool
+plugin_host_init(plugin_host* h, const plugin_info* p, double rate,
+                 const LV2_Feature* const* features)
+{
+  memset(h, 0, sizeof(*h));
+  h->sample_rate = rate;
+  LV2_Log_Log* log = NULL;
+  const LV2_Options_Option* options = NULL;
+  for (int i = 0; features && features[i]; ++i) {
+    const char* uri = features[i]->URI;
+    if (!strcmp(uri, LV2_URID__map))
+      h->map = (LV2_URID_Map*)features[i]->data;
+    else if (!strcmp(uri, LV2_LOG__log))
+      log = (LV2_Log_Log*)features[i]->data;
+    else if (!strcmp(uri, LV2_OPTIONS__options))
+      options = (const LV2_Options_Option*)features[i]->data;
+    else if (!strcmp(uri, LV2_WORKER__schedule))
+      h->schedule = (LV2_Worker_Schedule*)features[i]->data;
+  }
+  lv2_log_logger_init(&h->logger, h->map, log);
+  if (!h->map) {
+    lv2_log_error(&h->logger, "%s: the host does not provide urid:map\n",
+                  p->name);
+    return false;
+  }
+  contact_uris_map(&h->uris, h->map);
+
+  for (int i = 0; options && options[i].key; ++i) {
+    const LV2_Options_Option* o = &options[i];
+    if (o->key == h->uris.param_sampleRate && o->type == h->uris.atom_Float &&
+        *(const float*)o->value != (float)rate)
+      lv2_log_note(&h->logger,
+                   "%s: options say %g Hz, instantiated at %g Hz; using %g\n",
+                   p->name, *(const float*)o->value, rate, rate);
+  }
+  if (rate < 22050.0 || rate > 384000.0)
+    lv2_log_warning(&h->logger,
+                    "%s: %g Hz is outside the tested 22050-384000 Hz\n",
+                    p->name, rate);
+  return true;
+}
+
+void
+plugin_host_report(plugin_host* h, input_report* r, uint32_t frames)
+{
+  h->report_countdown = h->report_countdown > frames
+                          ? h->report_countdown - frames
+                          : 0;
+  if (!h->schedule || !input_report_any(r) || h->report_countdown > 0)
+    return;
+  if (h->schedule->schedule_work(h->schedule->handle, sizeof(*r), r) ==
+      LV2_WORKER_SUCCESS) {
+    memset(r, 0, sizeof(*r));
+    h->report_countdown = (uint32_t)h->sample_rate;
+  }
+}
+
+LV2_Worker_Status
+plugin_host_work(plugin_host* h, const plugin_info* p, uint32_t size,
+                 const void* data)
+{
+  if (size != sizeof(input_report))
+    return LV2_WORKER_ERR_UNKNOWN;
+  input_report r;
+  memcpy(&r, data, sizeof(r));
+  const port_info* last = p->port(r.last_port);
+  const char* port = last ? last->symbol : "?";
+  if (r.non_finite)
+    lv2_log_warning(&h->logger,
+                    "%s: ignored %u non-finite control value(s) (last on "
+                    "port '%s'); kept the last good values\n",
+                    p->name, (unsigned)r.non_finite, port);
+  if (r.clamped)
+    lv2_log_warning(&h->logger,
+                    "%s: clamped %u control value(s) to their declared "
+                    "range (last on port '%s')\n",
+                    p->name, (unsigned)r.clamped, port);
+  if (r.bad_midi)
+    lv2_log_warning(&h->logger,
+                    "%s: skipped %u malformed MIDI event(s)\n", p->name,
+                    (unsigned)r.bad_midi);
+  if (r.voice_resets)
+    lv2_log_warning(&h->logger,
+                    "%s: reset %u voice(s) whose state was no longer "
+                    "finite\n",
+                    p->name, (unsigned)r.voice_resets);
+  return LV2_WORKER_SUCCESS;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Port descriptions, written once: the plugins clamp and default their
+ * controls from these tables and the Turtle generator writes the plugin
+ * descriptions from them, so the two cannot disagree.
+ */
+#ifndef CONTACT_PORT_INFO_H
+#define CONTACT_PORT_INFO_H
+
+#include <stddef.h>
+
+typedef enum port_kind {
+  PORT_MIDI_IN,    /* atom:Sequence of midi:MidiEvent */
+  PORT_AUDIO_OUT,  /* audio */
+  PORT_CONTROL_IN, /* control input */
+  PORT_METER,      /* control output */
+} port_kind;
+
+enum port_flags {
+  PORT_LOG = 1u << 0,     /* logarithmic scale */
+  PORT_INTEGER = 1u << 1, /* whole numbers */
+  PORT_TOGGLE = 1u << 2,  /* on/off */
+};
+
+typedef struct port_info {
+  port_kind kind;
+  const char* symbol;
+  const char* name;
+  const char* group; /* port group symbol, or NULL */
+  const char* unit;  /* Turtle name of the unit, or NULL */
+  float min, def, max;
+  unsigned flags;
+  const char* comment;
+} port_info;
+
+/* Turtle names of the units (custom ones are defined by the generator in
+ * the cu: namespace, urn:contact:units#). */
+#define UNIT_HZ "units:hz"
+#define UNIT_S "units:s"
+#define UNIT_MS "units:ms"
+#define UNIT_DB "units:db"
+#define UNIT_SEMITONE "units:semitone12TET"
+#define UNIT_MIDI_NOTE "units:midiNote"
+#define UNIT_GRAM "cu:gram"
+#define UNIT_KG "cu:kilogram"
+#define UNIT_NEWTON "cu:newton"
+#define UNIT_M_PER_S "cu:metrePerSecond"
+#define UNIT_S_PER_M "cu:secondPerMetre"
+#define UNIT_STIFFNESS "cu:newtonPerMetrePowAlpha"
+
+/* A plugin's whole port list, for the generator and the glue. */
+typedef struct plugin_info {
+  const char* uri;
+  const char* name;
+  const char* comment;
+  int n_ports;
+  const port_info* (*port)(int index);
+} plugin_info;
+
+#endif

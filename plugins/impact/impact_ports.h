@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: ISC */
+/* The ports of urn:contact:impact, by index. */
+#ifndef CONTACT_IMPACT_PORTS_H
+#define CONTACT_IMPACT_PORTS_H
+
+#include "object_ports.h"
+#include "port_info.h"
+
+#define IMPACT_URI "urn:contact:impact"
+
+enum impact_port {
+  IMPACT_MIDI_IN,
+  IMPACT_OUT_L,
+  IMPACT_OUT_R,
+  IMPACT_IMPACT_VELOCITY,
+  IMPACT_REBOUND_VELOCITY,
+  IMPACT_CONTACT_TIME,
+  IMPACT_PEAK_FORCE,
+  IMPACT_NEWTON_CAP_HITS,
+  IMPACT_HAMMER_MASS,
+  IMPACT_STIFFNESS,
+  IMPACT_ALPHA,
+  IMPACT_MU,
+  IMPACT_VELOCITY_MAX,
+  IMPACT_VELOCITY_CURVE,
+  IMPACT_EXT_FORCE,
+  IMPACT_OBJECT, /* the object ports follow, see object_ports.h */
+  IMPACT_N_PORTS = IMPACT_OBJECT + OBJECT_N_PORTS
+};
+
+extern const plugin_info impact_info;
+
+#endif

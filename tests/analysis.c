@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: ISC */
+#include "analysis.h"
+
+#include <math.h>
+
+#define PI 3.14159265358979323846
+
+double
+dtft_power(const float* x, size_t n, double f, double rate)
+{
+  /* rotate a phasor instead of calling sin/cos per sample */
+  const double w = 2.0 * PI * f / rate;
+  const double cw = cos(w), sw = sin(w);
+  const double ch = cos(2.0 * PI / (double)n), sh = sin(2.0 * PI / (double)n);
+  double pr = 1.0, pi = 0.0; /* e^{-j w t} */
+  double hr = 1.0, hi = 0.0; /* e^{j 2 pi t / n}, for the window */
+  double re = 0.0, im = 0.0;
+  for (size_t t = 0; t < n; ++t) {
+    const double s = x[t] * (0.5 - 0.5 * hr);
+    re += s * pr;
+    im -= s * pi;
+    const double npr = pr * cw - pi * sw;
+    pi = pr * sw + pi * cw;
+    pr = npr;
+    const double nhr = hr * ch - hi * sh;
+    hi = hr * sh + hi * ch;
+    hr = nhr;
+  }
+  return re * re + im * im;
+}
+
+double
+peak_frequency(const float* x, size_t n, double rate, double guess, double rel)
+{
+  double lo = guess * (1.0 - rel), hi = guess * (1.0 + rel);
+  /* coarse grid at a quarter bin, then golden section on the best cell */
+  const double step = rate / (double)n / 4.0;
+  double best_f = guess, best = -1.0;
+  for (double f = lo; f <= hi; f += step) {
+    const double p = dtft_power(x, n, f, rate);
+    if (p > best) {
+      best = p;
+      best_f = f;
+    }
+  }
+  lo = best_f - step;
+  hi = best_f + step;
+  const double g = 0.5 * (sqrt(5.0) - 1.0);
+  double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+  double pa = dtft_power(x, n, a, rate), pb = dtft_power(x, n, b, rate);
+  for (int it = 0; it < 60 && hi - lo > 1e-9 * guess; ++it) {
+    if (pa > pb) {
+      hi = b;
+      b = a;
+      pb = pa;
+      a = hi - g * (hi - lo);
+      pa = dtft_power(x, n, a, rate);
+    } else {
+      lo = a;
+      a = b;
+      pa = pb;
+      b = lo + g * (hi - lo);
+      pb = dtft_power(x, n, b, rate);
+    }
+  }
+  return 0.5 * (lo + hi);
+}
+
+double
+decay_time(const float* x, size_t n, double rate, double freq, size_t frame)
+{
+  /* least squares line through (frame centre time, log amplitude) */
+  double st = 0, sy = 0, stt = 0, sty = 0;
+  int k = 0;
+  for (size_t at = 0; at + frame <= n; at += frame / 2, ++k) {
+    const double t = (at + 0.5 * frame) / rate;
+    const double y = 0.5 * log(dtft_power(x + at, frame, freq, rate) + 1e-300);
+    st += t;
+    sy += y;
+    stt += t * t;
+    sty += t * y;
+  }
+  if (k < 2)
+    return NAN;
+  const double slope = (k * sty - st * sy) / (k * stt - st * st);
+  return -1.0 / slope;
+}
+
+double
+peak_abs(const float* x, size_t n)
+{
+  double p = 0.0;
+  for (size_t i = 0; i < n; ++i)
+    p = fmax(p, fabs(x[i]));
+  return p;
+}
+
+double
+rms(const float* x, size_t n)
+{
+  double s = 0.0;
+  for (size_t i = 0; i < n; ++i)
+    s += (double)x[i] * x[i];
+  return n ? sqrt(s / (double)n) : 0.0;
+}

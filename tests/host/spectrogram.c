@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: ISC */
+#include "spectrogram.h"
+
+#include <cairo.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+/* in-place iterative radix-2 FFT, n a power of two */
+static void
+fft(double* re, double* im, int n)
+{
+  for (int i = 1, j = 0; i < n; ++i) {
+    int bit = n >> 1;
+    for (; j & bit; bit >>= 1)
+      j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      double t = re[i];
+      re[i] = re[j];
+      re[j] = t;
+      t = im[i];
+      im[i] = im[j];
+      im[j] = t;
+    }
+  }
+  for (int len = 2; len <= n; len <<= 1) {
+    const double a = -2.0 * PI / len;
+    const double wr = cos(a);
+    const double wi = sin(a);
+    for (int i = 0; i < n; i += len) {
+      double cr = 1.0;
+      double ci = 0.0;
+      for (int k = 0; k < len / 2; ++k) {
+        const int p = i + k;
+        const int q = p + len / 2;
+        const double xr = re[q] * cr - im[q] * ci;
+        const double xi = re[q] * ci + im[q] * cr;
+        re[q] = re[p] - xr;
+        im[q] = im[p] - xi;
+        re[p] += xr;
+        im[p] += xi;
+        const double t = cr * wr - ci * wi;
+        ci = cr * wi + ci * wr;
+        cr = t;
+      }
+    }
+  }
+}
+
+/* black - blue - magenta - orange - yellow - white */
+static void
+colour(double x, unsigned char* rgb)
+{
+  static const double stops[6][3] = {{0, 0, 0},       {0.1, 0.1, 0.5},
+                                     {0.6, 0.1, 0.6}, {0.95, 0.45, 0.1},
+                                     {1, 0.9, 0.2},   {1, 1, 1}};
+  x = x < 0 ? 0 : x > 1 ? 1 : x;
+  const double s = x * 5.0;
+  const int i = s >= 5.0 ? 4 : (int)s;
+  const double t = s - i;
+  for (int c = 0; c < 3; ++c)
+    rgb[c] = (unsigned char)(255.0 *
+                             (stops[i][c] + t * (stops[i + 1][c] - stops[i][c])));
+}
+
+bool
+spectrogram_png(const float* left, const float* right, size_t frames,
+                double rate, const char* path, const char* title)
+{
+  enum { N = 8192, W = 1000, H = 480, MARGIN_L = 60, MARGIN_B = 40, TOP = 30 };
+  const double f_lo = 20.0;
+  const double f_hi = rate / 2 < 22000.0 ? rate / 2 : 22000.0;
+  const double db_floor = -110.0;
+  double* re = (double*)malloc(sizeof(double) * N);
+  double* im = (double*)malloc(sizeof(double) * N);
+  double* column = (double*)malloc(sizeof(double) * H);
+  cairo_surface_t* surface = cairo_image_surface_create(
+    CAIRO_FORMAT_RGB24, W + MARGIN_L + 10, H + MARGIN_B + TOP);
+  if (!re || !im || !column ||
+      cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
+    free(re);
+    free(im);
+    free(column);
+    cairo_surface_destroy(surface);
+    return false;
+  }
+  cairo_t* cr = cairo_create(surface);
+  cairo_set_source_rgb(cr, 0.08, 0.08, 0.09);
+  cairo_paint(cr);
+  cairo_surface_flush(surface);
+  unsigned char* pixels = cairo_image_surface_get_data(surface);
+  const int stride = cairo_image_surface_get_stride(surface);
+
+  /* Hann window gain: the window sums to N/2, so a full-scale sine reads
+   * about 0 dB */
+  for (int x = 0; x < W; ++x) {
+    const double centre = (x + 0.5) / W * (double)frames;
+    for (int i = 0; i < N; ++i) {
+      const long t = (long)centre - N / 2 + i;
+      const double s = t >= 0 && (size_t)t < frames
+                         ? 0.5 * ((double)left[t] + (double)right[t])
+                         : 0.0;
+      re[i] = s * (0.5 - 0.5 * cos(2.0 * PI * i / N));
+      im[i] = 0.0;
+    }
+    fft(re, im, N);
+    for (int y = 0; y < H; ++y) {
+      /* row y spans a band of the log-frequency axis: take its loudest bin */
+      const double fa = f_lo * pow(f_hi / f_lo, (double)(H - 1 - y) / H);
+      const double fb = f_lo * pow(f_hi / f_lo, (double)(H - y) / H);
+      int ka = (int)floor(fa / rate * N);
+      int kb = (int)ceil(fb / rate * N);
+      if (kb <= ka)
+        kb = ka + 1;
+      double best = 0.0;
+      for (int k = ka; k < kb && k < N / 2; ++k) {
+        const double m = re[k] * re[k] + im[k] * im[k];
+        if (m > best)
+          best = m;
+      }
+      column[y] = 10.0 * log10(best / ((N / 4.0) * (N / 4.0)) + 1e-30);
+    }
+    for (int y = 0; y < H; ++y) {
+      unsigned char rgb[3];
+      colour((column[y] - db_floor) / -db_floor, rgb);
+      unsigned char* px = pixels + (y + TOP) * stride + (x + MARGIN_L) * 4;
+      px[0] = rgb[2];
+      px[1] = rgb[1];
+      px[2] = rgb[0];
+    }
+  }
+  cairo_surface_mark_dirty(surface);
+
+  /* axes */
+  cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                         CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, 12);
+  static const double ticks[] = {50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000};
+  for (size_t i = 0; i < sizeof(ticks) / sizeof(ticks[0]); ++i) {
+    if (ticks[i] > f_hi)
+      break;
+    const double y = TOP + H - H * log(ticks[i] / f_lo) / log(f_hi / f_lo);
+    char label[16];
+    snprintf(label, sizeof(label), ticks[i] >= 1000 ? "%gk" : "%g",
+             ticks[i] >= 1000 ? ticks[i] / 1000 : ticks[i]);
+    cairo_move_to(cr, 8, y + 4);
+    cairo_show_text(cr, label);
+    cairo_move_to(cr, MARGIN_L - 6, y);
+    cairo_line_to(cr, MARGIN_L, y);
+  }
+  const double seconds = frames / rate;
+  const double step = seconds > 20 ? 5 : seconds > 5 ? 1 : seconds > 2 ? 0.5 : 0.1;
+  for (double t = 0; t <= seconds + 1e-9; t += step) {
+    const double x = MARGIN_L + W * t / seconds;
+    char label[16];
+    snprintf(label, sizeof(label), "%g s", t);
+    cairo_move_to(cr, x - 10, TOP + H + 18);
+    cairo_show_text(cr, label);
+    cairo_move_to(cr, x, TOP + H);
+    cairo_line_to(cr, x, TOP + H + 5);
+  }
+  cairo_set_line_width(cr, 1);
+  cairo_stroke(cr);
+  cairo_move_to(cr, MARGIN_L, 20);
+  cairo_show_text(cr, title ? title : "");
+  cairo_move_to(cr, MARGIN_L + W - 190, 20);
+  cairo_show_text(cr, "Hz (log) / time, -110..0 dB");
+
+  const bool ok = cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS;
+  cairo_destroy(cr);
+  cairo_surface_destroy(surface);
+  free(re);
+  free(im);
+  free(column);
+  return ok;
+}
