@@ -105,6 +105,7 @@ impact_strike(impact* im, const modal_object* o, double velocity)
   im->hammer_flying = true;
   im->force = im->force_prev = 0.0;
   im->touching = false;
+  im->engaged_samples = 0;
   im->x = 0.0;
   im->v = velocity - point_v;
 }
@@ -117,6 +118,7 @@ impact_reset(impact* im, modal_object* o)
   im->force = im->force_prev = 0.0;
   im->x = im->v = 0.0;
   im->touching = false;
+  im->engaged_samples = 0;
   modal_reset(o);
 }
 
@@ -177,11 +179,15 @@ fly(impact* im, int frames)
 
 /* ---- contact integration ---------------------------------------------- */
 
-/* Sub-steps per sample so that the coming or current contact spans about
- * IMPACT_STEPS_PER_CONTACT steps.  The contact time is estimated from the
+/* Sub-steps per sample so that an impact spans about
+ * IMPACT_STEPS_PER_CONTACT of them.  Its duration is estimated from the
  * undamped closed form for the effective mass of hammer and interaction
- * point at the fastest possible approach, and, for a resting or pressed
- * hammer, from the period of small oscillations on the contact spring. */
+ * point at the fastest possible approach, and from the half period of
+ * small oscillations on the contact spring at the current or static
+ * compression.  A hammer that has stayed engaged for several times that
+ * estimate rests, is pressed or rattles on the object: there the A-stable
+ * trapezoid rule needs no transient accuracy, and IMPACT_RESTING_SUBSTEPS
+ * keeps the cost of a sustained interaction bounded. */
 static void
 choose_substeps(impact* im, const modal_object* o)
 {
@@ -189,12 +195,22 @@ choose_substeps(impact* im, const modal_object* o)
   const hunt_crossley* law = &im->law;
   double reach, speed;
   modal_bounds(o, &reach, &speed);
-  const double m_eff = 1.0 / (1.0 / im->hammer_mass + 1.0 / modal_point_mass(o));
+  if (im->substeps == 0) /* the object changed */
+    im->point_mass = modal_point_mass(o);
+  const double m_eff = 1.0 / (1.0 / im->hammer_mass + 1.0 / im->point_mass);
 
   double tau = INFINITY;
   const double approach = fabs(im->hammer_v) + speed;
-  if (approach > 0.0)
-    tau = hc_contact_time_undamped(m_eff, law->stiffness, law->alpha, approach);
+  if (approach > 0.0) {
+    if (law->alpha != im->shape_alpha) {
+      im->shape_alpha = law->alpha;
+      im->shape = hc_contact_time_undamped(1.0, 1.0, law->alpha, 1.0);
+    }
+    /* the undamped contact time scales as (m/k)^(1/q) v^((1-q)/q) */
+    const double q = law->alpha + 1.0;
+    tau = im->shape * pow(m_eff / law->stiffness, 1.0 / q) *
+          pow(approach, (1.0 - q) / q);
+  }
   double x_rest = im->ext_force > 0.0
                     ? pow(im->ext_force / law->stiffness, 1.0 / law->alpha)
                     : 0.0;
@@ -209,11 +225,14 @@ choose_substeps(impact* im, const modal_object* o)
   }
 
   const double wanted = IMPACT_STEPS_PER_CONTACT / (tau * fs);
+  const bool resting =
+    im->engaged_samples > 64 && im->engaged_samples > 4.0 * tau * fs;
+  const int most = resting ? IMPACT_RESTING_SUBSTEPS : IMPACT_MAX_SUBSTEPS;
   int m = 1;
-  while (m < wanted && m < IMPACT_MAX_SUBSTEPS)
+  while (m < wanted && m < most)
     m *= 2;
   /* keep the current set unless it is too coarse or 4x too fine */
-  if (im->substeps > 0 && m <= im->substeps && 4 * m > im->substeps)
+  if (!resting && im->substeps > 0 && m <= im->substeps && 4 * m > im->substeps)
     m = im->substeps;
   if (m != im->substeps) {
     modal_coeffs_compute(o, 1.0 / (fs * m), &im->sub);
@@ -372,6 +391,7 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     v0 = v1;
   }
   im->stats.contact_steps += (uint64_t)m;
+  im->engaged_samples++;
   im->x = x0;
   im->v = v0;
   if (!im->touching && im->force == 0.0)
@@ -395,6 +415,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
       modal_ring(o, clear, out_l + t, out_r + t, scale);
       if (im->hammer_flying)
         fly(im, clear);
+      im->engaged_samples = 0;
       im->clock += clear;
       t += clear;
     } else {

@@ -30,9 +30,13 @@
 /* Newton iteration cap; reaching it is counted in impact_stats. */
 enum { IMPACT_NEWTON_CAP = 16 };
 
-/* Sub-steps per contact the integrator aims for, and the most it will take
- * per sample. */
-enum { IMPACT_STEPS_PER_CONTACT = 128, IMPACT_MAX_SUBSTEPS = 1024 };
+/* Sub-steps per impact the integrator aims for, the most it takes per
+ * sample, and the most it takes in a resting (long-lasting) contact. */
+enum {
+  IMPACT_STEPS_PER_CONTACT = 128,
+  IMPACT_MAX_SUBSTEPS = 1024,
+  IMPACT_RESTING_SUBSTEPS = 4
+};
 
 typedef struct hunt_crossley {
   double stiffness; /* k, N/m^a */
@@ -91,9 +95,12 @@ typedef struct impact {
   double force, force_prev;  /* N, at the last two sub-step instants */
   double x, v;               /* compression and its rate at the last instant */
   bool touching;
-  double clock; /* samples since init */
+  long engaged_samples; /* samples the hammer has been within reach */
+  double clock;         /* samples since init */
 
   int substeps; /* per sample in engaged samples; 0 = coefficients stale */
+  double point_mass;         /* modal_point_mass() of the object */
+  double shape_alpha, shape; /* contact time of m = k = v = 1 at alpha */
 
   /* contact in progress */
   double onset, onset_velocity, peak, peak_before, peak_at;

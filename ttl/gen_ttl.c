@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Writes a plugin's Turtle description from its port table (the same table
- * the plugin clamps its controls with).  Usage: gen_ttl PLUGIN OUTPUT
+ * the plugin clamps its controls with).
+ *   gen_ttl PLUGIN OUTPUT.ttl   write the description
+ *   gen_ttl --symbols PLUGIN    list the port symbols (for the tests)
+ *   gen_ttl --controls PLUGIN   count the control ports (for the tests)
  */
 #include "impact_ports.h"
 #include "port_info.h"
@@ -179,25 +182,47 @@ write_plugin(FILE* f, const plugin_info* p)
   }
 }
 
+static const plugin_info*
+find_plugin(const char* name)
+{
+  for (size_t i = 0; i < sizeof(plugins) / sizeof(plugins[0]); ++i)
+    if (!strcmp(strrchr(plugins[i]->uri, ':') + 1, name))
+      return plugins[i];
+  fprintf(stderr, "gen_ttl: no plugin '%s'\n", name);
+  return NULL;
+}
+
 int
 main(int argc, char** argv)
 {
   if (argc != 3) {
-    fprintf(stderr, "usage: %s PLUGIN OUTPUT.ttl\n", argv[0]);
+    fprintf(stderr, "usage: %s PLUGIN OUTPUT.ttl | --symbols PLUGIN | "
+            "--controls PLUGIN\n", argv[0]);
     return 2;
   }
-  for (size_t i = 0; i < sizeof(plugins) / sizeof(plugins[0]); ++i) {
-    const char* name = strrchr(plugins[i]->uri, ':') + 1;
-    if (strcmp(name, argv[1]))
-      continue;
-    FILE* f = fopen(argv[2], "w");
-    if (!f) {
-      perror(argv[2]);
-      return 1;
+  if (!strcmp(argv[1], "--symbols") || !strcmp(argv[1], "--controls")) {
+    const plugin_info* p = find_plugin(argv[2]);
+    if (!p)
+      return 2;
+    int controls = 0;
+    for (int i = 0; i < p->n_ports; ++i) {
+      const port_info* port = p->port(i);
+      if (argv[1][2] == 's')
+        puts(port->symbol);
+      controls += port->kind == PORT_CONTROL_IN || port->kind == PORT_METER;
     }
-    write_plugin(f, plugins[i]);
-    return fclose(f) ? 1 : 0;
+    if (argv[1][2] == 'c')
+      printf("%d\n", controls);
+    return 0;
   }
-  fprintf(stderr, "%s: no plugin '%s'\n", argv[0], argv[1]);
-  return 2;
+  const plugin_info* p = find_plugin(argv[1]);
+  if (!p)
+    return 2;
+  FILE* f = fopen(argv[2], "w");
+  if (!f) {
+    perror(argv[2]);
+    return 1;
+  }
+  write_plugin(f, p);
+  return fclose(f) ? 1 : 0;
 }

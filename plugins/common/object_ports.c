@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 #include "object_ports.h"
 
-#include <math.h>
-
 #define CONTROL(sym, nm, grp, unit, lo, def, hi, fl, doc)                      \
   {PORT_CONTROL_IN, sym, nm, grp, unit, lo, def, hi, fl, doc}
 
@@ -11,10 +9,10 @@
  * 1500, and gains fall with the mode number. */
 #define MODE_PORTS(i, freq, decay, gain)                                       \
   CONTROL("mode" #i "_freq", "Mode " #i " frequency", "mode" #i, UNIT_HZ, 10,  \
-          freq, 32000, PORT_LOG,                                               \
+          freq, 48000, PORT_LOG,                                               \
           "Frequency of the mode at the root note."),                          \
-    CONTROL("mode" #i "_decay", "Mode " #i " decay", "mode" #i, UNIT_S,        \
-            0.0005f, decay, 120, PORT_LOG,                                     \
+    CONTROL("mode" #i "_decay", "Mode " #i " decay", "mode" #i, UNIT_MS,       \
+            0.5f, decay, 120000, PORT_LOG,                                     \
             "1/e amplitude decay time of the mode at the root note (quality "  \
             "factor q = pi f t_e: rubber 5-44, wood 15-132, glass 190-5000, "  \
             "steel 270-5000)."),                                               \
@@ -28,7 +26,7 @@ static const port_info object_ports[OBJECT_N_PORTS] = {
           PORT_INTEGER,
           "Number of modes of the object that take part, from the top of "
           "the modal table. More modes: a richer, more metallic spectrum."),
-  CONTROL("object_mass", "Object mass", "object", UNIT_KG, 0.001f, 1, 1e12f,
+  CONTROL("object_mass", "Object mass", "object", UNIT_KG, 0.01f, 1, 1e12f,
           PORT_LOG,
           "Mass of the struck object. Modal masses are this mass divided by "
           "each mode's gain. A light object is pushed away by the blow and "
@@ -45,7 +43,7 @@ static const port_info object_ports[OBJECT_N_PORTS] = {
   CONTROL("damper", "Damper", "object", NULL, 0, 0, 1, PORT_TOGGLE,
           "On: releasing a key (with the sustain pedal up) lays a damper on "
           "its object, like a vibraphone. Off: objects ring freely."),
-  CONTROL("damper_decay", "Damper decay", "object", UNIT_S, 0.005f, 0.15f, 10,
+  CONTROL("damper_decay", "Damper decay", "object", UNIT_MS, 5, 150, 10000,
           PORT_LOG,
           "1/e decay time the damper adds to every mode of a released note."),
   CONTROL("width", "Stereo width", "output", NULL, 0, 0.5f, 1, 0,
@@ -55,63 +53,26 @@ static const port_info object_ports[OBJECT_N_PORTS] = {
   CONTROL("gain", "Gain", "output", UNIT_DB, -60, 12, 40, 0,
           "Output level. At 0 dB a pickup velocity of 1 m/s is full scale."),
 
-  MODE_PORTS(1, 261.626f, 1.825f, 1.0f),
-  MODE_PORTS(2, 721.181f, 0.6621f, 0.7f),
-  MODE_PORTS(3, 1413.803f, 0.3377f, 0.5f),
-  MODE_PORTS(4, 2337.088f, 0.2043f, 0.4f),
-  MODE_PORTS(5, 3491.207f, 0.1368f, 0.3f),
-  MODE_PORTS(6, 4876.148f, 0.0979f, 0.25f),
-  MODE_PORTS(7, 6491.913f, 0.0735f, 0.2f),
-  MODE_PORTS(8, 8338.502f, 0.0573f, 0.16f),
-  MODE_PORTS(9, 10415.914f, 0.0458f, 0.13f),
-  MODE_PORTS(10, 12724.149f, 0.0375f, 0.1f),
-  MODE_PORTS(11, 15263.209f, 0.0313f, 0.08f),
-  MODE_PORTS(12, 18033.092f, 0.0265f, 0.065f),
-  MODE_PORTS(13, 21033.798f, 0.0227f, 0.05f),
-  MODE_PORTS(14, 24265.328f, 0.0197f, 0.04f),
-  MODE_PORTS(15, 27727.682f, 0.0172f, 0.03f),
-  MODE_PORTS(16, 31420.859f, 0.0152f, 0.025f),
+  MODE_PORTS(1, 261.626f, 1825.0f, 1.0f),
+  MODE_PORTS(2, 721.181f, 662.1f, 0.7f),
+  MODE_PORTS(3, 1413.803f, 337.7f, 0.5f),
+  MODE_PORTS(4, 2337.088f, 204.3f, 0.4f),
+  MODE_PORTS(5, 3491.207f, 136.8f, 0.3f),
+  MODE_PORTS(6, 4876.148f, 97.9f, 0.25f),
+  MODE_PORTS(7, 6491.913f, 73.5f, 0.2f),
+  MODE_PORTS(8, 8338.502f, 57.3f, 0.16f),
+  MODE_PORTS(9, 10415.914f, 45.8f, 0.13f),
+  MODE_PORTS(10, 12724.149f, 37.5f, 0.1f),
+  MODE_PORTS(11, 15263.209f, 31.3f, 0.08f),
+  MODE_PORTS(12, 18033.092f, 26.5f, 0.065f),
+  MODE_PORTS(13, 21033.798f, 22.7f, 0.05f),
+  MODE_PORTS(14, 24265.328f, 19.7f, 0.04f),
+  MODE_PORTS(15, 27727.682f, 17.2f, 0.03f),
+  MODE_PORTS(16, 31420.859f, 15.2f, 0.025f),
 };
 
 const port_info*
 object_port(int index)
 {
   return index >= 0 && index < OBJECT_N_PORTS ? &object_ports[index] : NULL;
-}
-
-void
-object_settings_read(object_settings* s, const float* values)
-{
-  s->modes = (int)values[OBJECT_MODES];
-  s->mass = values[OBJECT_MASS];
-  s->pitch_track = values[OBJECT_PITCH_TRACK] > 0.5f;
-  s->root_note = (int)values[OBJECT_ROOT_NOTE];
-  s->bend_range = values[OBJECT_BEND_RANGE];
-  s->damper = values[OBJECT_DAMPER] > 0.5f;
-  s->damper_decay = values[OBJECT_DAMPER_DECAY];
-  s->width = values[OBJECT_WIDTH];
-  s->gain = pow(10.0, values[OBJECT_GAIN] / 20.0);
-  for (int i = 0; i < OBJECT_TABLE_SIZE; ++i) {
-    s->freq[i] = values[OBJECT_MODE_FREQ(i)];
-    s->decay[i] = values[OBJECT_MODE_DECAY(i)];
-    s->gain_of_mode[i] = values[OBJECT_MODE_GAIN(i)];
-  }
-}
-
-void
-object_tune(const object_settings* s, modal_object* o, int note, double bend,
-            bool damped)
-{
-  const double semitones = (s->pitch_track ? note - s->root_note : 0) + bend;
-  const double ratio = exp2(semitones / 12.0);
-  const double damper_rate = damped ? 1.0 / s->damper_decay : 0.0;
-  modal_set_count(o, s->modes);
-  modal_set_mass(o, s->mass);
-  modal_set_width(o, s->width);
-  for (int i = 0; i < s->modes; ++i) {
-    const double decay = s->decay[i] / ratio;
-    modal_set_mode(o, i, s->freq[i] * ratio, 1.0 / (1.0 / decay + damper_rate),
-                   s->gain_of_mode[i]);
-  }
-  modal_update(o);
 }

@@ -10,7 +10,7 @@
 #include "impact.h"
 #include "impact_ports.h"
 #include "midi.h"
-#include "object_ports.h"
+#include "object.h"
 #include "voices.h"
 
 #include <lv2/atom/util.h>

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Bar 3: Newton-Raphson on the K-method equation ([ch8] 8.A.2) over the
+ * grid k 1e3..1e13, alpha 1..4, mu 0..5, v_in 0.01..10 m/s, at 44.1 and
+ * 192 kHz, a 10 g hammer on a 3-mode object: it never fails to converge,
+ * the median is at most 3 iterations and the maximum at most 8.
+ */
+#include "check.h"
+#include "strike.h"
+
+#include <stdio.h>
+
+int
+main(void)
+{
+  static const double freq[3] = {440.0, 1210.0, 3300.0};
+  static const double decay[3] = {1.0, 0.5, 0.2};
+  static const double alphas[] = {1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0};
+  static const double mus[] = {0.0, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0};
+  static const double rates[] = {44100.0, 192000.0};
+  uint64_t histogram[IMPACT_NEWTON_CAP + 1] = {0};
+  uint64_t solves = 0, iterations = 0, cap_hits = 0;
+  int strikes = 0;
+
+  for (int r = 0; r < 2; ++r)
+    for (double k = 1e3; k < 2e13; k *= 10.0)
+      for (size_t a = 0; a < sizeof(alphas) / sizeof(alphas[0]); ++a)
+        for (size_t u = 0; u < sizeof(mus) / sizeof(mus[0]); ++u)
+          for (double v = 0.01; v < 11.0; v *= sqrt(10.0)) {
+            const strike_setup s = {rates[r], {k, alphas[a], mus[u]},
+                                    0.01,     0.0,
+                                    v,        1.0,
+                                    3,        freq,
+                                    decay};
+            const impact* im = strike(&s, 10.0, false, NULL);
+            ++strikes;
+            CHECK(im->last.serial >= 1, "no contact at k=%g a=%g mu=%g v=%g",
+                  k, alphas[a], mus[u], v);
+            for (int i = 0; i <= IMPACT_NEWTON_CAP; ++i)
+              histogram[i] += im->stats.histogram[i];
+            solves += im->stats.solves;
+            iterations += im->stats.iterations;
+            cap_hits += im->stats.cap_hits;
+          }
+
+  printf("%d strikes, %llu Newton solves, %.3f iterations per solve\n",
+         strikes, (unsigned long long)solves, (double)iterations / solves);
+  printf("iterations : solves\n");
+  int median = -1, max = 0;
+  uint64_t below = 0;
+  for (int i = 0; i <= IMPACT_NEWTON_CAP; ++i) {
+    if (histogram[i])
+      printf("%10d : %llu\n", i, (unsigned long long)histogram[i]);
+    below += histogram[i];
+    if (median < 0 && 2 * below >= solves)
+      median = i;
+    if (histogram[i])
+      max = i;
+  }
+  printf("median %d, maximum %d, cap hits %llu\n", median, max,
+         (unsigned long long)cap_hits);
+  CHECK(cap_hits == 0, "Newton hit its cap %llu times",
+        (unsigned long long)cap_hits);
+  CHECK(median <= 3, "median %d iterations", median);
+  CHECK(max <= 8, "maximum %d iterations", max);
+  return check_done("test_newton");
+}
