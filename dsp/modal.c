@@ -116,7 +116,7 @@ modal_update(modal_object* o)
   modal_coeffs_compute(o, 1.0 / o->sample_rate, &o->audio);
 }
 
-void
+DSP_VECTOR_CLONES void
 modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
            double scale)
 {
@@ -147,7 +147,7 @@ modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
   }
 }
 
-void
+DSP_VECTOR_CLONES void
 modal_predict(modal_object* o, const modal_coeffs* c, double force_prev,
               double* point_x, double* point_v)
 {
@@ -169,7 +169,7 @@ modal_predict(modal_object* o, const modal_coeffs* c, double force_prev,
   *point_v = sv;
 }
 
-void
+DSP_VECTOR_CLONES void
 modal_correct(modal_object* o, const modal_coeffs* c, double force)
 {
   const int n = o->n;
@@ -180,7 +180,7 @@ modal_correct(modal_object* o, const modal_coeffs* c, double force)
   }
 }
 
-void
+DSP_VECTOR_CLONES void
 modal_point(const modal_object* o, double* point_x, double* point_v)
 {
   double sx = 0.0;
@@ -194,7 +194,7 @@ modal_point(const modal_object* o, double* point_x, double* point_v)
   *point_v = sv;
 }
 
-void
+DSP_VECTOR_CLONES void
 modal_pickups(const modal_object* o, double* left, double* right)
 {
   double sl = 0.0;
