@@ -4,6 +4,7 @@
 #include "closed_form.h"
 #include "dsp_util.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -19,40 +20,122 @@ hunt_crossley_force(const hunt_crossley* law, double x, double v)
 /* Newton stops when a step changes the force by less than this fraction. */
 static const double newton_tolerance = 1e-12;
 
+/* (1 + d)^q - 1 and d (1 + d)^(q-1), with q = alpha + 1, accurate for
+ * small d (the relative compression change over one sub-step) */
+typedef struct power_ratio {
+  double g;  /* ((1 + d)^q - 1) / (q d): the discrete gradient / k x0^a */
+  double dg; /* g'(d) */
+  double ra; /* (1 + d)^a */
+} power_ratio;
+
+static power_ratio
+power_ratio_of(double d, double a)
+{
+  power_ratio r;
+  const double q = a + 1.0;
+  if (fabs(d) < 1e-4) {
+    /* g = sum_j binom(q, j+1) d^j / q, to d^3 (the d^4 term is < 1e-16) */
+    const double c1 = a / 2.0, c2 = a * (a - 1.0) / 6.0,
+                 c3 = a * (a - 1.0) * (a - 2.0) / 24.0,
+                 c4 = a * (a - 1.0) * (a - 2.0) * (a - 3.0) / 120.0;
+    r.g = 1.0 + d * (c1 + d * (c2 + d * c3));
+    r.dg = c1 + d * (2.0 * c2 + d * (3.0 * c3 + d * 4.0 * c4));
+    r.ra = 1.0 + a * d * (1.0 + 0.5 * (a - 1.0) * d);
+    return r;
+  }
+  const double l = log1p(d);
+  const double rq1 = expm1(q * l); /* (1 + d)^q - 1 */
+  r.ra = exp(a * l);
+  r.g = rq1 / (q * d);
+  r.dg = (q * r.ra * d - rq1) / (q * d * d);
+  return r;
+}
+
+/* The step-average contact force for a compression going from x0 to
+ * x0 + dx over a step h, and its derivative in dx.  The elastic part is the
+ * discrete gradient of the contact potential P(x) = k x^(a+1) / (a+1) for
+ * x > 0, (P(x0 + dx) - P(x0)) / dx, whose work over the step is exactly the
+ * change of P; the dissipative part lambda x^a v is discretised as
+ * lambda (x0^a + x1^a) / 2 dx / h, whose work is never positive.  The sum
+ * is clamped at zero: a hammer cannot pull ([ch8] 8.3.1).  Working with dx
+ * rather than x1 keeps the force a smooth function of the unknown even
+ * when dx is tiny next to x0. */
+static double
+step_force(const hunt_crossley* law, double x0, double x0a, double dx, double h,
+           double* slope, double* size)
+{
+  const double k = law->stiffness, a = law->alpha, q = a + 1.0;
+  const double x1 = x0 + dx;
+  double elastic = 0.0, d_elastic = 0.0, x1a = 0.0, dx1a = 0.0;
+  if (x0 > 0.0 && x1 > 0.0) {
+    const power_ratio r = power_ratio_of(dx / x0, a);
+    elastic = k * x0a * r.g;
+    d_elastic = k * x0a / x0 * r.dg;
+    x1a = x0a * r.ra;
+    dx1a = a * x1a / x1;
+  } else if (x1 > 0.0) { /* onset inside the step */
+    x1a = pow(x1, a);
+    dx1a = a * x1a / x1;
+    elastic = k * x1a * x1 / (q * dx);
+    d_elastic = (k * x1a - elastic) / dx;
+  } else if (x0 > 0.0) { /* release inside the step */
+    elastic = -k * x0a * x0 / (q * dx);
+    d_elastic = -elastic / dx;
+  }
+  const double lambda = law->mu * k;
+  const double mean_xa = 0.5 * (x0a + x1a);
+  const double damping = lambda * mean_xa * dx / h;
+  const double f = elastic + damping;
+  *size = fabs(elastic) + fabs(damping); /* sets the rounding level of f */
+  if (!(f > 0.0)) {
+    *slope = 0.0;
+    return 0.0;
+  }
+  *slope = d_elastic + lambda * (0.5 * dx1a * dx + mean_xa) / h;
+  return f;
+}
+
 hc_solution
-hunt_crossley_solve(const hunt_crossley* law, double x_free, double v_free,
-                    double kx, double kv, double guess)
+hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
+                    double kx, double h, double guess)
 {
   hc_solution sol = {0.0, 0, true};
-  const double k = law->stiffness;
-  const double a = law->alpha;
-  const double mu = law->mu;
-  const double damping_free = 1.0 + mu * v_free;
-  if (!(x_free > 0.0) || !(damping_free > 0.0))
-    return sol; /* no compression, or only the clamped sticky range */
-
-  /* Bracket [lo, hi]: at hi the compression or 1 + mu v reaches zero. */
+  if (!(x0 > 0.0) && !(x0 + dx_free > 0.0))
+    return sol; /* no compression at either end of the step */
+  const double x0a = x0 > 0.0 ? pow(x0, law->alpha) : 0.0;
+  double slope, size;
+  /* g(f) = G(dx_free + kx f) - f falls from g(0) = G(dx_free) >= 0 (G
+   * grows with dx, kx < 0): the root lies in [0, G(dx_free)]. */
+  double hi = step_force(law, x0, x0a, dx_free, h, &slope, &size);
+  if (!(hi > 0.0))
+    return sol;
   double lo = 0.0;
-  double hi = x_free / -kx;
-  if (mu > 0.0 && kv < 0.0 && damping_free / (mu * -kv) < hi)
-    hi = damping_free / (mu * -kv);
-
   double f = (guess > lo && guess < hi) ? guess : 0.0;
   for (int it = 1; it <= IMPACT_NEWTON_CAP; ++it) {
-    const double x = x_free + kx * f;
-    /* 1 + mu v from its free value: near v = -1/mu this keeps g smooth */
-    const double damping = damping_free + mu * kv * f;
-    const double k_xa1 = k * pow(x, a - 1.0); /* k x^(a-1) */
-    const double g = k_xa1 * x * damping - f;
-    /* g'(f) = dF/dx K(1) + dF/dv K(2) - 1, [ch8] eqs 8.42-8.43 */
-    const double dg = k_xa1 * (a * damping * kx + mu * x * kv) - 1.0;
+    const double g =
+      step_force(law, x0, x0a, dx_free + kx * f, h, &slope, &size) - f;
+    /* done when the residual is down to the rounding of its own terms
+     * (near v = -1/mu elastic and damping forces nearly cancel) */
+    if (fabs(g) <= 8.0 * DBL_EPSILON * (size + f)) {
+      sol.force = f;
+      sol.iterations = it;
+      return sol;
+    }
     if (g > 0.0)
       lo = f;
     else
       hi = f;
-    double next = f - g / dg;
-    if (!(next >= lo && next <= hi))
-      next = 0.5 * (lo + hi); /* keep inside the bracket */
+    double next = f - g / (slope * kx - 1.0);
+    /* keep inside the bracket; a root on its edge may be overshot by
+     * rounding (when kx F is below an ulp of the compression) */
+    const double slack =
+      fmax(newton_tolerance * hi, 8.0 * DBL_EPSILON * (size + hi));
+    if (next > hi)
+      next = next - hi <= slack ? hi : 0.5 * (lo + hi);
+    else if (next < lo)
+      next = lo - next <= slack ? lo : 0.5 * (lo + hi);
+    else if (!(next == next))
+      next = 0.5 * (lo + hi);
     const double step = fabs(next - f);
     f = next;
     if (step <= newton_tolerance * f || hi - lo <= newton_tolerance * hi) {
@@ -185,8 +268,8 @@ fly(impact* im, int frames)
  * point at the fastest possible approach, and from the half period of
  * small oscillations on the contact spring at the current or static
  * compression.  A hammer that has stayed engaged for several times that
- * estimate rests, is pressed or rattles on the object: there the A-stable
- * trapezoid rule needs no transient accuracy, and IMPACT_RESTING_SUBSTEPS
+ * estimate rests, is pressed or rattles on the object: there the passive,
+ * implicit step needs no transient accuracy, and IMPACT_RESTING_SUBSTEPS
  * keeps the cost of a sustained interaction bounded. */
 static void
 choose_substeps(impact* im, const modal_object* o)
@@ -314,8 +397,15 @@ track_contact(impact* im, double t0, int m, double h, double x0, double v0,
     }
   }
   if (im->touching && !touching) {
-    const double th = hermite_root(x0, v0 * h, x1, v1 * h);
-    const double release = t0 + th / m;
+    /* After the release only the free relative acceleration a acts, so
+     * going back from the end of the step: x1 = v1 u - a u^2 / 2 with u
+     * the time since the release, and the rebound velocity is v1 - a u.
+     * (The end-of-step velocity carries the exact work of the step.) */
+    const double a = (vf - v0) / h;
+    const double disc = v1 * v1 - 2.0 * a * x1;
+    double u = disc > 0.0 && v1 < 0.0 ? 2.0 * x1 / (v1 - sqrt(disc)) : 0.0;
+    u = u < 0.0 ? 0.0 : u > h ? h : u;
+    const double release = t0 + (h - u) / h / m;
     double peak = im->peak;
     if (im->peak_at >= 0.0) {
       const double curv = im->peak_before - 2.0 * peak + im->peak_at;
@@ -327,7 +417,7 @@ track_contact(impact* im, double t0, int m, double h, double x0, double v0,
     impact_contact* c = &im->last;
     c->onset = im->onset / im->sample_rate;
     c->impact_velocity = im->onset_velocity;
-    c->rebound_velocity = hermite_slope(x0, v0 * h, x1, v1 * h, th) / h;
+    c->rebound_velocity = v1 - a * u;
     c->contact_time = (release - im->onset) / im->sample_rate;
     c->peak_force = peak;
     c->serial++;
@@ -343,9 +433,12 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   const int m = im->substeps;
   const double h = 1.0 / (im->sample_rate * m);
   const double fe = im->ext_force;
-  const double hx = h * h / (4.0 * im->hammer_mass); /* hammer b(1) */
-  const double hv = h / (2.0 * im->hammer_mass);     /* hammer b(2) */
-  /* [ch8] eq 8.32: the compression responds to the current force by K */
+  /* The force acts on both bodies as its step average F: an impulse h F
+   * each way, so the momentum they exchange balances exactly.  Per unit F
+   * the hammer moves by h^2 / (2 m) and every mode by its b, so the
+   * compression responds to F by K ([ch8] eq 8.32): */
+  const double hx = h * h / (2.0 * im->hammer_mass);
+  const double hv = h / im->hammer_mass;
   const double kx = -(hx + im->sub.sum_bx);
   const double kv = -(hv + im->sub.sum_bv);
 
@@ -355,37 +448,38 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   double v0 = im->hammer_v - pv;
 
   for (int s = 0; s < m; ++s) {
-    const double fp = im->force;
-    /* computable parts: every force but the current one */
-    const double hammer_v = im->hammer_v + hv * (2.0 * fe - fp);
-    const double hammer_x = im->hammer_x + h * im->hammer_v + hx * (2.0 * fe - fp);
-    modal_predict(o, &im->sub, fp, &px, &pv);
-    const double xf = hammer_x - px;
+    /* computable parts: everything but this step's contact force */
+    const double hammer_dx = h * im->hammer_v + hx * fe;
+    const double hammer_v = im->hammer_v + hv * fe;
+    const double hammer_x = im->hammer_x + hammer_dx;
+    const double px0 = px;
+    modal_predict(o, &im->sub, &px, &pv);
+    /* the compression's free change, from displacements (no cancellation) */
+    const double dx_free = hammer_dx - (px - px0);
+    const double xf = x0 + dx_free;
     const double vf = hammer_v - pv;
 
-    double f = 0.0;
-    if (xf > 0.0) {
-      const double guess = 2.0 * fp - im->force_prev;
-      const hc_solution sol =
-        hunt_crossley_solve(&im->law, xf, vf, kx, kv, guess);
-      f = sol.force;
-      if (sol.iterations > 0) {
-        im->stats.solves++;
-        im->stats.iterations += (uint64_t)sol.iterations;
-        im->stats.histogram[sol.iterations]++;
-        if (!sol.converged)
-          im->stats.cap_hits++;
-      }
+    const hc_solution sol = hunt_crossley_solve(
+      &im->law, x0, dx_free, kx, h, 2.0 * im->force - im->force_prev);
+    const double f = sol.force;
+    if (sol.iterations > 0) {
+      im->stats.solves++;
+      im->stats.iterations += (uint64_t)sol.iterations;
+      im->stats.histogram[sol.iterations]++;
+      if (!sol.converged)
+        im->stats.cap_hits++;
     }
-    if (f != 0.0)
+    if (f != 0.0) {
       modal_correct(o, &im->sub, f);
+      px += im->sub.sum_bx * f;
+    }
     im->hammer_v = hammer_v - hv * f;
     im->hammer_x = hammer_x - hx * f;
     const double x1 = xf + kx * f;
     const double v1 = vf + kv * f;
     track_contact(im, im->clock + (double)s / m, m, h, x0, v0, xf, vf, x1, v1,
                   f);
-    im->force_prev = fp;
+    im->force_prev = im->force;
     im->force = f;
     x0 = x1;
     v0 = v1;
@@ -394,8 +488,6 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   im->engaged_samples++;
   im->x = x0;
   im->v = v0;
-  if (!im->touching && im->force == 0.0)
-    im->force_prev = 0.0;
 
   double left, right;
   modal_pickups(o, &left, &right);

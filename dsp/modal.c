@@ -49,32 +49,52 @@ modal_set_width(modal_object* o, double width)
   o->width = width;
 }
 
-/* Bilinear coefficients of one mode with poles placed at
- * p = exp((-1/t_e + j 2 pi f) h).  The continuous mode that the bilinear
- * map s = (2/h)(z - 1)/(z + 1) ([ch8] eq 8.5) sends onto p has
- * s_c = (2/h)(p - 1)/(p + 1), i.e. w_c^2 = |s_c|^2 and g_c = -2 Re s_c;
- * A and b then follow [ch8] eq 8.7 with F_s = 1/h. */
+/* Im(phi1(z)) for z = x + j y, phi1(z) = (e^z - 1) / z: by its series for
+ * small |z|, where the direct form would cancel. */
+static double
+im_phi1(double x, double y)
+{
+  if (x * x + y * y < 0.25) {
+    /* sum_k z^k / (k+1)!, 20 terms reach 1e-19 at |z| = 0.5 */
+    double tr = 1.0, ti = 0.0, si = 0.0;
+    for (int k = 1; k < 20; ++k) {
+      const double r = (tr * x - ti * y) / (k + 1);
+      ti = (tr * y + ti * x) / (k + 1);
+      tr = r;
+      si += ti;
+    }
+    return si;
+  }
+  /* e^z - 1 = (expm1(x) cos y - 2 sin^2(y/2)) + j e^x sin y */
+  const double s2 = sin(0.5 * y);
+  const double er = expm1(x) * cos(y) - 2.0 * s2 * s2;
+  const double ei = exp(x) * sin(y);
+  return (ei * x - er * y) / (x * x + y * y);
+}
+
+/* Exact coefficients of one mode over a step h ([ch8] eq 8.1 with
+ * g = 2 / t_e and damped frequency 2 pi f): the free motion is the exact
+ * flow e^(A h), so the poles are exp((-1/t_e +- j 2 pi f) h) at any step,
+ * and a force held constant over the step (the contact force's step
+ * average) enters through the exact zero-order-hold response
+ * [int_0^h Phi12; Phi12] / m. */
 static void
 mode_coeffs(double freq, double decay, double inv_mass, double h,
             modal_coeffs* c, int l)
 {
-  const double theta = 2.0 * DSP_PI * freq * h;
-  const double r = exp(-h / decay);
-  const double one_minus_r2 = -expm1(-2.0 * h / decay);
-  const double den = 1.0 + 2.0 * r * cos(theta) + r * r;
-  const double im = 2.0 * r * sin(theta);
-  const double fs = 1.0 / h;
-  const double w2 = 4.0 * fs * fs * (one_minus_r2 * one_minus_r2 + im * im) /
-                    (den * den);
-  const double g = 4.0 * fs * one_minus_r2 / den;
-  const double delta = fs * fs + 0.5 * fs * g + 0.25 * w2;
-
-  c->a11[l] = (delta - 0.5 * w2) / delta;
-  c->a12[l] = fs / delta;
-  c->a21[l] = -fs * w2 / delta;
-  c->a22[l] = (2.0 * fs * fs - delta) / delta;
-  c->bx[l] = inv_mass / (4.0 * delta);
-  c->bv[l] = inv_mass * 2.0 * fs / (4.0 * delta);
+  const double sigma = 1.0 / decay;
+  const double wd = 2.0 * DSP_PI * freq;
+  const double w02 = wd * wd + sigma * sigma;
+  const double theta = wd * h;
+  const double e = exp(-sigma * h);
+  const double cs = e * cos(theta);
+  const double sn = e * sin(theta);
+  c->a11[l] = cs + sigma / wd * sn;
+  c->a12[l] = sn / wd;
+  c->a21[l] = -w02 * sn / wd;
+  c->a22[l] = cs - sigma / wd * sn;
+  c->bx[l] = inv_mass * h * im_phi1(-sigma * h, theta) / wd;
+  c->bv[l] = inv_mass * sn / wd;
 }
 
 static bool
@@ -148,8 +168,8 @@ modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
 }
 
 DSP_VECTOR_CLONES void
-modal_predict(modal_object* o, const modal_coeffs* c, double force_prev,
-              double* point_x, double* point_v)
+modal_predict(modal_object* o, const modal_coeffs* c, double* point_x,
+              double* point_v)
 {
   const int n = o->n;
   double* restrict x = o->x;
@@ -158,8 +178,8 @@ modal_predict(modal_object* o, const modal_coeffs* c, double force_prev,
   double sv = 0.0;
 #pragma omp simd reduction(+ : sx, sv)
   for (int l = 0; l < n; ++l) {
-    const double xn = c->a11[l] * x[l] + c->a12[l] * v[l] + c->bx[l] * force_prev;
-    const double vn = c->a21[l] * x[l] + c->a22[l] * v[l] + c->bv[l] * force_prev;
+    const double xn = c->a11[l] * x[l] + c->a12[l] * v[l];
+    const double vn = c->a21[l] * x[l] + c->a22[l] * v[l];
     x[l] = xn;
     v[l] = vn;
     sx += xn;

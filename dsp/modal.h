@@ -8,10 +8,17 @@
  * m_l = object mass / gain_l is the modal mass there ([ch8] 8.2.2).  The
  * interaction point moves by sum_l x_l ([ch8] eq 8.4 with t = 1).
  *
- * Each mode is discretised with the bilinear transform ([ch8] eqs 8.5-8.7),
- * its continuous frequency and damping pre-warped so that the discrete poles
- * sit exactly at exp((-1/t_e +- j 2 pi f) T): the rendered modes ring at the
- * table's frequency and 1/e decay time at any rate.
+ * Each mode is discretised exactly: over a step h its free motion is the
+ * exact flow, so the rendered modes ring at the table's frequency and 1/e
+ * decay time at any rate, and a force held constant over the step enters
+ * through the exact zero-order-hold response.  [ch8] 8.2.3 uses the
+ * bilinear transform instead (eqs 8.5-8.7), whose pre-warped continuous
+ * system differs for every step size; the contact integrator changes step
+ * size (sub-steps), and each change then perturbed the modal energy by
+ * O((w T)^2) - up to 0.5 % gained in one undamped impact at 44.1 kHz.  The
+ * exact flow composes exactly over any steps (e^(A h)^m = e^(A m h)) and
+ * conserves w^2 x^2 + x'^2 when undamped, so the coupled system stays
+ * passive; it costs the same per sample.
  *
  * Pickups.  The left pickup is the interaction point itself (weight 1 for
  * every mode).  The right pickup listens at the mirror image of the
@@ -36,15 +43,16 @@ enum { MODAL_MAX_MODES = 128 };
 /* Modes at or above this fraction of the sample rate are disabled. */
 #define MODAL_MAX_FREQ_RATIO 0.45
 
-/* One step of the bilinear recursion [ch8] eq 8.6 for a given step size:
- * [x; v](n) = A [x; v](n-1) + b (f(n) + f(n-1)). */
+/* One step of the modes ([ch8] eq 8.6 in form) for a given step size:
+ * [x; v](n) = A [x; v](n-1) + b F, with F the force's average over the
+ * step. */
 typedef struct modal_coeffs {
   alignas(64) double a11[MODAL_MAX_MODES];
   alignas(64) double a12[MODAL_MAX_MODES];
   alignas(64) double a21[MODAL_MAX_MODES];
   alignas(64) double a22[MODAL_MAX_MODES];
-  alignas(64) double bx[MODAL_MAX_MODES]; /* b(1) / m_l */
-  alignas(64) double bv[MODAL_MAX_MODES]; /* b(2) / m_l */
+  alignas(64) double bx[MODAL_MAX_MODES]; /* per newton, / m_l included */
+  alignas(64) double bv[MODAL_MAX_MODES];
   double step;                            /* s */
   double sum_bx, sum_bv; /* interaction point's instantaneous response */
 } modal_coeffs;
@@ -85,11 +93,11 @@ void modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
                 double scale);
 
 /* One step under contact force, in two halves (the K method, [ch8] 8.A.1):
- * predict() advances every mode with the force of the previous instant and
- * returns the interaction point's displacement and velocity so far;
- * correct() adds the response to the force of the current instant. */
-void modal_predict(modal_object* o, const modal_coeffs* c, double force_prev,
-                   double* point_x, double* point_v);
+ * predict() advances every mode freely and returns the interaction point's
+ * displacement and velocity so far; correct() adds the response to the
+ * step's force once it is known. */
+void modal_predict(modal_object* o, const modal_coeffs* c, double* point_x,
+                   double* point_v);
 void modal_correct(modal_object* o, const modal_coeffs* c, double force);
 
 /* Interaction point displacement and velocity now. */
