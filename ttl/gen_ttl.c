@@ -1,16 +1,23 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Writes a plugin's Turtle description from its port table (the same table
- * the plugin clamps its controls with).
- *   gen_ttl PLUGIN OUTPUT.ttl   write the description
+ * Writes the bundle's Turtle from the port tables (the same tables the
+ * plugins clamp their controls with) and the preset descriptions.
+ *   gen_ttl PLUGIN OUTPUT.ttl                 a plugin's description
+ *   gen_ttl --presets FILE.presets OUTPUT.ttl  its presets (see presets/)
+ *   gen_ttl --manifest OUTPUT.ttl SHLIB_EXT FILE.presets...
  *   gen_ttl --symbols PLUGIN    list the port symbols (for the tests)
  *   gen_ttl --controls PLUGIN   count the control ports (for the tests)
+ * A preset naming an unknown port or a value outside its range fails.
  */
 #include "impact_ports.h"
 #include "port_info.h"
 
+#include <stdbool.h>
+
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const plugin_info* const plugins[] = {&impact_info};
@@ -192,15 +199,241 @@ find_plugin(const char* name)
   return NULL;
 }
 
+/* ---- presets ---------------------------------------------------------- */
+
+enum { MAX_PORTS = 256, MAX_PRESETS = 64, MAX_MODES = 16 };
+
+typedef struct preset {
+  char id[64];
+  char label[160];
+  char material[32];
+  float values[MAX_PORTS];
+  double ratios[MAX_MODES], gains[MAX_MODES];
+  int n_ratios, n_gains;
+  double q;
+} preset;
+
+typedef struct preset_file {
+  const plugin_info* plugin;
+  char name[64]; /* the plugin's short name, from the file name */
+  preset presets[MAX_PRESETS];
+  int n;
+} preset_file;
+
+static int
+port_index(const plugin_info* p, const char* symbol)
+{
+  for (int i = 0; i < p->n_ports; ++i)
+    if (!strcmp(p->port(i)->symbol, symbol))
+      return i;
+  return -1;
+}
+
+static bool
+set_port(const char* path, int line, const plugin_info* p, preset* pr,
+         const char* symbol, double value)
+{
+  const int i = port_index(p, symbol);
+  if (i < 0 || p->port(i)->kind != PORT_CONTROL_IN) {
+    fprintf(stderr, "%s:%d: no control port '%s'\n", path, line, symbol);
+    return false;
+  }
+  const port_info* info = p->port(i);
+  if (!(value >= info->min && value <= info->max)) {
+    fprintf(stderr, "%s:%d: %s = %g is outside %g..%g\n", path, line, symbol,
+            value, info->min, info->max);
+    return false;
+  }
+  pr->values[i] = (float)value;
+  return true;
+}
+
+/* the modal table from shape (ratios), material (q) and gains */
+static bool
+finish_preset(const char* path, const plugin_info* p, preset* pr)
+{
+  if (!pr->n_ratios)
+    return true;
+  const int root = port_index(p, "root_note");
+  const double f0 = 440.0 * pow(2.0, (pr->values[root] - 69.0) / 12.0);
+  char symbol[32];
+  bool ok = set_port(path, 0, p, pr, "modes", pr->n_ratios);
+  for (int m = 0; m < pr->n_ratios; ++m) {
+    const double f = f0 * pr->ratios[m];
+    snprintf(symbol, sizeof(symbol), "mode%d_freq", m + 1);
+    ok = ok && set_port(path, 0, p, pr, symbol, f);
+    if (pr->q > 0.0) {
+      snprintf(symbol, sizeof(symbol), "mode%d_decay", m + 1);
+      ok = ok && set_port(path, 0, p, pr, symbol, 1e3 * pr->q / (3.14159265358979323846 * f));
+    }
+    if (m < pr->n_gains) {
+      snprintf(symbol, sizeof(symbol), "mode%d_gain", m + 1);
+      ok = ok && set_port(path, 0, p, pr, symbol, pr->gains[m]);
+    }
+  }
+  return ok;
+}
+
+static int
+read_numbers(char* rest, double* out, int max)
+{
+  int n = 0;
+  for (char* tok = strtok(rest, " \t"); tok && n < max; tok = strtok(NULL, " \t"))
+    out[n++] = strtod(tok, NULL);
+  return n;
+}
+
+static bool
+read_presets(const char* path, preset_file* pf)
+{
+  const char* base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  snprintf(pf->name, sizeof(pf->name), "%.*s", (int)strcspn(base, "."), base);
+  pf->plugin = find_plugin(pf->name);
+  if (!pf->plugin)
+    return false;
+  FILE* f = fopen(path, "r");
+  if (!f) {
+    perror(path);
+    return false;
+  }
+  const plugin_info* p = pf->plugin;
+  char line[1024];
+  int n = 0;
+  bool ok = true;
+  preset* pr = NULL;
+  while (ok && fgets(line, sizeof(line), f)) {
+    ++n;
+    line[strcspn(line, "\r\n")] = '\0';
+    char* key = line;
+    while (isspace((unsigned char)*key))
+      ++key;
+    if (!*key || *key == '#')
+      continue;
+    char* rest = key + strcspn(key, " \t");
+    if (*rest)
+      *rest++ = '\0';
+    while (isspace((unsigned char)*rest))
+      ++rest;
+    if (!strcmp(key, "preset")) {
+      if (pr)
+        ok = finish_preset(path, p, pr);
+      if (pf->n == MAX_PRESETS) {
+        fprintf(stderr, "%s:%d: too many presets\n", path, n);
+        ok = false;
+        break;
+      }
+      pr = &pf->presets[pf->n++];
+      memset(pr, 0, sizeof(*pr));
+      for (int i = 0; i < p->n_ports && i < MAX_PORTS; ++i)
+        pr->values[i] = p->port(i)->def;
+      const size_t id = strcspn(rest, " \t");
+      snprintf(pr->id, sizeof(pr->id), "%.*s", (int)id, rest);
+      snprintf(pr->label, sizeof(pr->label), "%s", rest + id + (rest[id] != 0));
+    } else if (!pr) {
+      fprintf(stderr, "%s:%d: '%s' before any preset\n", path, n, key);
+      ok = false;
+    } else if (!strcmp(key, "material")) {
+      snprintf(pr->material, sizeof(pr->material), "%s", rest);
+    } else if (!strcmp(key, "ratios")) {
+      pr->n_ratios = read_numbers(rest, pr->ratios, MAX_MODES);
+    } else if (!strcmp(key, "gains")) {
+      pr->n_gains = read_numbers(rest, pr->gains, MAX_MODES);
+    } else if (!strcmp(key, "q")) {
+      pr->q = strtod(rest, NULL);
+    } else {
+      char* end;
+      const double v = strtod(rest, &end);
+      ok = end != rest && set_port(path, n, p, pr, key, v);
+    }
+  }
+  if (ok && pr)
+    ok = finish_preset(path, p, pr);
+  fclose(f);
+  return ok;
+}
+
+static void
+preset_uri(FILE* f, const preset_file* pf, const preset* pr)
+{
+  fprintf(f, "<urn:contact:preset:%s-%s>", pf->name, pr->id);
+}
+
+static void
+write_presets(FILE* f, const preset_file* pf)
+{
+  const plugin_info* p = pf->plugin;
+  fputs("@prefix lv2: <http://lv2plug.in/ns/lv2core#> .\n"
+        "@prefix pset: <http://lv2plug.in/ns/ext/presets#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\n"
+        "# Generated from presets/ by ttl/gen_ttl.c.\n",
+        f);
+  for (int k = 0; k < pf->n; ++k) {
+    const preset* pr = &pf->presets[k];
+    fputc('\n', f);
+    preset_uri(f, pf, pr);
+    fprintf(f, "\n\ta pset:Preset ;\n\tlv2:appliesTo <%s> ;\n\trdfs:label ",
+            p->uri);
+    string(f, pr->label);
+    if (pr->material[0]) {
+      char comment[128];
+      snprintf(comment, sizeof(comment), "Material: %s, q = pi f t_e = %g.",
+               pr->material, pr->q);
+      fputs(" ;\n\trdfs:comment ", f);
+      string(f, comment);
+    }
+    fputs(" ;\n\tlv2:port", f);
+    bool first = true;
+    for (int i = 0; i < p->n_ports; ++i) {
+      if (p->port(i)->kind != PORT_CONTROL_IN)
+        continue;
+      fprintf(f, "%s [\n\t\tlv2:symbol \"%s\" ;\n\t\tpset:value ",
+              first ? "" : " ,", p->port(i)->symbol);
+      number(f, pr->values[i]);
+      fputs("\n\t]", f);
+      first = false;
+    }
+    fputs(" .\n", f);
+  }
+}
+
+static void
+write_manifest(FILE* f, const char* shlib_ext, preset_file* files, int n)
+{
+  fputs("@prefix lv2: <http://lv2plug.in/ns/lv2core#> .\n"
+        "@prefix pset: <http://lv2plug.in/ns/ext/presets#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\n"
+        "# Generated by ttl/gen_ttl.c.\n",
+        f);
+  for (size_t i = 0; i < sizeof(plugins) / sizeof(plugins[0]); ++i)
+    fprintf(f,
+            "\n<%s>\n\ta lv2:Plugin ;\n\tlv2:binary <contact%s> ;\n"
+            "\trdfs:seeAlso <%s.ttl> .\n",
+            plugins[i]->uri, shlib_ext, strrchr(plugins[i]->uri, ':') + 1);
+  for (int j = 0; j < n; ++j)
+    for (int k = 0; k < files[j].n; ++k) {
+      fputc('\n', f);
+      preset_uri(f, &files[j], &files[j].presets[k]);
+      fprintf(f,
+              "\n\ta pset:Preset ;\n\tlv2:appliesTo <%s> ;\n"
+              "\trdfs:seeAlso <%s-presets.ttl> .\n",
+              files[j].plugin->uri, files[j].name);
+    }
+}
+
+static FILE*
+open_output(const char* path)
+{
+  FILE* f = fopen(path, "w");
+  if (!f)
+    perror(path);
+  return f;
+}
+
 int
 main(int argc, char** argv)
 {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s PLUGIN OUTPUT.ttl | --symbols PLUGIN | "
-            "--controls PLUGIN\n", argv[0]);
-    return 2;
-  }
-  if (!strcmp(argv[1], "--symbols") || !strcmp(argv[1], "--controls")) {
+  static preset_file files[8];
+  if (argc >= 3 && (!strcmp(argv[1], "--symbols") || !strcmp(argv[1], "--controls"))) {
     const plugin_info* p = find_plugin(argv[2]);
     if (!p)
       return 2;
@@ -215,14 +448,39 @@ main(int argc, char** argv)
       printf("%d\n", controls);
     return 0;
   }
+  if (argc == 4 && !strcmp(argv[1], "--presets")) {
+    if (!read_presets(argv[2], &files[0]))
+      return 1;
+    FILE* f = open_output(argv[3]);
+    if (!f)
+      return 1;
+    write_presets(f, &files[0]);
+    return fclose(f) ? 1 : 0;
+  }
+  if (argc >= 4 && !strcmp(argv[1], "--manifest") && argc - 4 <= 8) {
+    for (int i = 4; i < argc; ++i)
+      if (!read_presets(argv[i], &files[i - 4]))
+        return 1;
+    FILE* f = open_output(argv[2]);
+    if (!f)
+      return 1;
+    write_manifest(f, argv[3], files, argc - 4);
+    return fclose(f) ? 1 : 0;
+  }
+  if (argc != 3) {
+    fprintf(stderr,
+            "usage: %s PLUGIN OUTPUT.ttl | --presets FILE OUTPUT.ttl | "
+            "--manifest OUTPUT.ttl SHLIB_EXT FILE... | --symbols PLUGIN | "
+            "--controls PLUGIN\n",
+            argv[0]);
+    return 2;
+  }
   const plugin_info* p = find_plugin(argv[1]);
   if (!p)
     return 2;
-  FILE* f = fopen(argv[2], "w");
-  if (!f) {
-    perror(argv[2]);
+  FILE* f = open_output(argv[2]);
+  if (!f)
     return 1;
-  }
   write_plugin(f, p);
   return fclose(f) ? 1 : 0;
 }

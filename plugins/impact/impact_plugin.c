@@ -60,6 +60,7 @@ typedef struct impact_plugin {
   int keys_down;
 
   double gain_now, gain_coeff;
+  bool activated; /* no run() since activate(): no gain glide yet */
   float rate_option; /* what options_get hands out */
   float scratch_l[CHUNK], scratch_r[CHUNK];
 } impact_plugin;
@@ -352,6 +353,10 @@ run(LV2_Handle instance, uint32_t n_samples)
 
   if (controls_read(&impact_info, p->ports, p->values, &p->report))
     apply_controls(p);
+  if (p->activated) {
+    p->gain_now = p->object.gain; /* start where the host set it */
+    p->activated = false;
+  }
   memset(out_l, 0, sizeof(float) * n_samples);
   memset(out_r, 0, sizeof(float) * n_samples);
 
@@ -430,7 +435,7 @@ activate(LV2_Handle instance)
   p->bend = 0.0;
   p->sustain = false;
   p->keys_down = 0;
-  p->gain_now = p->object.gain;
+  p->activated = true;
 }
 
 static void

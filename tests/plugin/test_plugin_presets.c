@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Every preset of the bundle loads, plays finite sound and puts a
+ * velocity-127 note at its root near -6 dBFS; the rendered decay of every
+ * material preset has a quality factor q = pi f t_e inside its material's
+ * range ([material] table 2, [ch5] table 5.2) and within 3 % of the q the
+ * preset was made with.  The preset list is read from presets/.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "analysis.h"
+#include "check.h"
+#include "host.h"
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct material {
+  const char* name;
+  double q_min, q_max;
+} material;
+
+static const material materials[] = {
+  {"rubber", 5.0, 44.3},
+  {"wood", 14.9, 131.8},
+  {"glass", 189.6, 5000.0},
+  {"steel", 272.8, 5000.0},
+};
+
+static const double rate = 48000.0;
+
+/* the decay of mode 1 alone, as rendered from a strike at the root */
+static double
+rendered_q(const char* uri, int root)
+{
+  host* h = host_open("urn:contact:impact", rate, 512);
+  host_load_preset(h, uri);
+  host_set(h, "modes", 1.0f);
+  host_set(h, "ext_force", 0.0f);
+  const double f = host_get(h, "mode1_freq");
+  const double te = 1e-3 * host_get(h, "mode1_decay");
+  host_note_on(h, 0, root, 100);
+  const double start = 0.02, span = fmin(2.0 * te, 3.0);
+  render r = render_run(h, start + span, 512);
+  const size_t at = (size_t)(start * rate);
+  size_t frame = (size_t)fmax(te * rate / 8.0, 2.0 * rate / f);
+  if (frame > 16384)
+    frame = 16384;
+  const double measured = decay_time(r.l + at, r.frames - at, rate, f, frame);
+  render_free(&r);
+  host_close(h);
+  return 3.14159265358979323846 * f * measured;
+}
+
+int
+main(void)
+{
+  const char* root_dir = getenv("CONTACT_SOURCE_ROOT");
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/presets/impact.presets",
+           root_dir ? root_dir : ".");
+  FILE* f = fopen(path, "r");
+  if (!f) {
+    perror(path);
+    return 1;
+  }
+  char line[512], id[64] = "", mat[32] = "";
+  double q = 0.0;
+  int root = 60, count = 0;
+  bool more = true;
+  while (more) {
+    more = fgets(line, sizeof(line), f) != NULL;
+    const bool next = !more || !strncmp(line, "preset ", 7);
+    if (next && id[0]) {
+      /* the preset just read: play it */
+      char uri[128];
+      snprintf(uri, sizeof(uri), "urn:contact:preset:impact-%s", id);
+      host* h = host_open("urn:contact:impact", rate, 512);
+      CHECK(host_load_preset(h, uri), "%s does not load", uri);
+      host_note_on(h, 0, root, 127);
+      render r = render_run(h, 2.0, 512);
+      bool finite = true;
+      for (size_t i = 0; i < r.frames; ++i)
+        finite = finite && isfinite(r.l[i]) && isfinite(r.r[i]);
+      const double peak_db = 20.0 * log10(peak_abs(r.l, r.frames) + 1e-30);
+      printf("%-14s peak %+.1f dBFS", id, peak_db);
+      CHECK(finite, "%s: non-finite output", id);
+      CHECK(fabs(peak_db + 6.0) < 1.5, "%s: velocity 127 peaks at %.1f dBFS",
+            id, peak_db);
+      render_free(&r);
+      host_close(h);
+      if (mat[0]) {
+        const double qr = rendered_q(uri, root);
+        const material* m = NULL;
+        for (size_t k = 0; k < sizeof(materials) / sizeof(materials[0]); ++k)
+          if (!strcmp(materials[k].name, mat))
+            m = &materials[k];
+        printf(", %s: rendered q %.1f (range %g..%g, preset %g)", mat, qr,
+               m ? m->q_min : 0, m ? m->q_max : 0, q);
+        CHECK(m != NULL, "%s: unknown material %s", id, mat);
+        CHECK(m && qr >= m->q_min && qr <= m->q_max,
+              "%s: q %.1f outside %s", id, qr, mat);
+        CHECK(fabs(qr / q - 1.0) < 0.03, "%s: q %.1f, made with %g", id, qr, q);
+      }
+      printf("\n");
+      ++count;
+      id[0] = mat[0] = '\0';
+      q = 0.0;
+      root = 60;
+    }
+    if (!more)
+      break;
+    if (!strncmp(line, "preset ", 7))
+      sscanf(line + 7, "%63s", id);
+    else if (!strncmp(line, "material ", 9))
+      sscanf(line + 9, "%31s", mat);
+    else if (!strncmp(line, "q ", 2))
+      q = atof(line + 2);
+    else if (!strncmp(line, "root_note ", 10))
+      root = atoi(line + 10);
+  }
+  fclose(f);
+  CHECK(count >= 8, "only %d presets", count);
+  return check_done("test_plugin_presets");
+}
