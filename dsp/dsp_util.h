@@ -8,7 +8,7 @@
 /* The per-mode loops are also compiled for AVX2 + FMA and chosen at load
  * time (ifunc), so one binary runs on every x86-64 and fast on recent ones. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&         \
-  defined(__linux__)
+    defined(__linux__)
 #define DSP_VECTOR_CLONES                                                      \
   __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else

@@ -113,7 +113,7 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
   double f = (guess > lo && guess < hi) ? guess : 0.0;
   for (int it = 1; it <= IMPACT_NEWTON_CAP; ++it) {
     const double g =
-      step_force(law, x0, x0a, dx_free + kx * f, h, &slope, &size) - f;
+        step_force(law, x0, x0a, dx_free + kx * f, h, &slope, &size) - f;
     /* done when the residual is down to the rounding of its own terms
      * (near v = -1/mu elastic and damping forces nearly cancel) */
     if (fabs(g) <= 8.0 * DBL_EPSILON * (size + f)) {
@@ -129,7 +129,7 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
     /* keep inside the bracket; a root on its edge may be overshot by
      * rounding (when kx F is below an ulp of the compression) */
     const double slack =
-      fmax(newton_tolerance * hi, 8.0 * DBL_EPSILON * (size + hi));
+        fmax(newton_tolerance * hi, 8.0 * DBL_EPSILON * (size + hi));
     if (next > hi)
       next = next - hi <= slack ? hi : 0.5 * (lo + hi);
     else if (next < lo)
@@ -295,13 +295,13 @@ choose_substeps(impact* im, const modal_object* o)
           pow(approach, (1.0 - q) / q);
   }
   double x_rest = im->ext_force > 0.0
-                    ? pow(im->ext_force / law->stiffness, 1.0 / law->alpha)
-                    : 0.0;
+                      ? pow(im->ext_force / law->stiffness, 1.0 / law->alpha)
+                      : 0.0;
   if (im->x > x_rest)
     x_rest = im->x;
   if (x_rest > 0.0) {
     const double k_lin =
-      law->alpha * law->stiffness * pow(x_rest, law->alpha - 1.0);
+        law->alpha * law->stiffness * pow(x_rest, law->alpha - 1.0);
     const double half_period = DSP_PI * sqrt(m_eff / k_lin);
     if (half_period < tau)
       tau = half_period;
@@ -309,7 +309,7 @@ choose_substeps(impact* im, const modal_object* o)
 
   const double wanted = IMPACT_STEPS_PER_CONTACT / (tau * fs);
   const bool resting =
-    im->engaged_samples > 64 && im->engaged_samples > 4.0 * tau * fs;
+      im->engaged_samples > 64 && im->engaged_samples > 4.0 * tau * fs;
   const int most = resting ? IMPACT_RESTING_SUBSTEPS : IMPACT_MAX_SUBSTEPS;
   int m = 1;
   while (m < wanted && m < most)
@@ -460,7 +460,7 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double vf = hammer_v - pv;
 
     const hc_solution sol = hunt_crossley_solve(
-      &im->law, x0, dx_free, kx, h, 2.0 * im->force - im->force_prev);
+        &im->law, x0, dx_free, kx, h, 2.0 * im->force - im->force_prev);
     const double f = sol.force;
     if (sol.iterations > 0) {
       im->stats.solves++;

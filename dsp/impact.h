@@ -114,8 +114,8 @@ typedef struct impact {
   long engaged_samples; /* samples the hammer has been within reach */
   double clock;         /* samples since init */
 
-  int substeps; /* per sample in engaged samples; 0 = coefficients stale */
-  double point_mass;         /* modal_point_mass() of the object */
+  int substeps;      /* per sample in engaged samples; 0 = coefficients stale */
+  double point_mass; /* modal_point_mass() of the object */
   double shape_alpha, shape; /* contact time of m = k = v = 1 at alpha */
 
   /* contact in progress */

@@ -100,7 +100,8 @@ mode_coeffs(double freq, double decay, double inv_mass, double h,
 static bool
 mode_enabled(const modal_object* o, int l)
 {
-  return o->freq[l] > 0.0 && o->freq[l] < MODAL_MAX_FREQ_RATIO * o->sample_rate &&
+  return o->freq[l] > 0.0 &&
+         o->freq[l] < MODAL_MAX_FREQ_RATIO * o->sample_rate &&
          o->decay[l] > 0.0;
 }
 

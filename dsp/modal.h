@@ -53,7 +53,7 @@ typedef struct modal_coeffs {
   alignas(64) double a22[MODAL_MAX_MODES];
   alignas(64) double bx[MODAL_MAX_MODES]; /* per newton, / m_l included */
   alignas(64) double bv[MODAL_MAX_MODES];
-  double step;                            /* s */
+  double step;           /* s */
   double sum_bx, sum_bv; /* interaction point's instantaneous response */
 } modal_coeffs;
 

@@ -27,21 +27,22 @@ static const struct {
   const char* label;
   const char* symbol;
 } custom_units[] = {
-  {"gram", "gram", "g"},
-  {"kilogram", "kilogram", "kg"},
-  {"newton", "newton", "N"},
-  {"metrePerSecond", "metre per second", "m/s"},
-  {"secondPerMetre", "second per metre", "s/m"},
-  {"newtonPerMetrePowAlpha", "newton per metre to the power alpha",
-   "N/m^a"},
+    {"gram", "gram", "g"},
+    {"kilogram", "kilogram", "kg"},
+    {"newton", "newton", "N"},
+    {"metrePerSecond", "metre per second", "m/s"},
+    {"secondPerMetre", "second per metre", "s/m"},
+    {"newtonPerMetrePowAlpha", "newton per metre to the power alpha", "N/m^a"},
 };
 
 static const struct {
   const char* symbol;
   const char* label;
 } groups[] = {
-  {"meters", "Contact meters"}, {"hammer", "Hammer"}, {"object", "Object"},
-  {"output", "Output"},
+    {"meters", "Contact meters"},
+    {"hammer", "Hammer"},
+    {"object", "Object"},
+    {"output", "Output"},
 };
 
 /* a Turtle number literal that keeps a float exactly */
@@ -264,7 +265,8 @@ finish_preset(const char* path, const plugin_info* p, preset* pr)
     ok = ok && set_port(path, 0, p, pr, symbol, f);
     if (pr->q > 0.0) {
       snprintf(symbol, sizeof(symbol), "mode%d_decay", m + 1);
-      ok = ok && set_port(path, 0, p, pr, symbol, 1e3 * pr->q / (3.14159265358979323846 * f));
+      ok = ok && set_port(path, 0, p, pr, symbol,
+                          1e3 * pr->q / (3.14159265358979323846 * f));
     }
     if (m < pr->n_gains) {
       snprintf(symbol, sizeof(symbol), "mode%d_gain", m + 1);
@@ -278,7 +280,8 @@ static int
 read_numbers(char* rest, double* out, int max)
 {
   int n = 0;
-  for (char* tok = strtok(rest, " \t"); tok && n < max; tok = strtok(NULL, " \t"))
+  for (char* tok = strtok(rest, " \t"); tok && n < max;
+       tok = strtok(NULL, " \t"))
     out[n++] = strtod(tok, NULL);
   return n;
 }
@@ -433,7 +436,8 @@ int
 main(int argc, char** argv)
 {
   static preset_file files[8];
-  if (argc >= 3 && (!strcmp(argv[1], "--symbols") || !strcmp(argv[1], "--controls"))) {
+  if (argc >= 3 &&
+      (!strcmp(argv[1], "--symbols") || !strcmp(argv[1], "--controls"))) {
     const plugin_info* p = find_plugin(argv[2]);
     if (!p)
       return 2;

@@ -51,9 +51,8 @@ plugin_host_init(plugin_host* h, const plugin_info* p, double rate,
 void
 plugin_host_report(plugin_host* h, input_report* r, uint32_t frames)
 {
-  h->report_countdown = h->report_countdown > frames
-                          ? h->report_countdown - frames
-                          : 0;
+  h->report_countdown =
+      h->report_countdown > frames ? h->report_countdown - frames : 0;
   if (!h->schedule || !input_report_any(r) || h->report_countdown > 0)
     return;
   if (h->schedule->schedule_work(h->schedule->handle, sizeof(*r), r) ==
@@ -84,9 +83,8 @@ plugin_host_work(plugin_host* h, const plugin_info* p, uint32_t size,
                     "range (last on port '%s')\n",
                     p->name, (unsigned)r.clamped, port);
   if (r.bad_midi)
-    lv2_log_warning(&h->logger,
-                    "%s: skipped %u malformed MIDI event(s)\n", p->name,
-                    (unsigned)r.bad_midi);
+    lv2_log_warning(&h->logger, "%s: skipped %u malformed MIDI event(s)\n",
+                    p->name, (unsigned)r.bad_midi);
   if (r.voice_resets)
     lv2_log_warning(&h->logger,
                     "%s: reset %u voice(s) whose state was no longer "

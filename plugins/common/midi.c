@@ -13,9 +13,8 @@ midi_parse(const uint8_t* data, uint32_t size, midi_message* msg)
     msg->kind = MIDI_SYSTEM;
     return true;
   }
-  const uint32_t length = (status & 0xF0) == 0xC0 || (status & 0xF0) == 0xD0
-                            ? 2
-                            : 3;
+  const uint32_t length =
+      (status & 0xF0) == 0xC0 || (status & 0xF0) == 0xD0 ? 2 : 3;
   if (size < length)
     return false;
   for (uint32_t i = 1; i < length; ++i)

@@ -25,9 +25,9 @@ enum object_port {
   OBJECT_N_PORTS = OBJECT_MODE_TABLE + 3 * OBJECT_TABLE_SIZE
 };
 
-#define OBJECT_MODE_FREQ(i) (OBJECT_MODE_TABLE + 3 * (i))
+#define OBJECT_MODE_FREQ(i)  (OBJECT_MODE_TABLE + 3 * (i))
 #define OBJECT_MODE_DECAY(i) (OBJECT_MODE_TABLE + 3 * (i) + 1)
-#define OBJECT_MODE_GAIN(i) (OBJECT_MODE_TABLE + 3 * (i) + 2)
+#define OBJECT_MODE_GAIN(i)  (OBJECT_MODE_TABLE + 3 * (i) + 2)
 
 const port_info* object_port(int index);
 

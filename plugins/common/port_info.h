@@ -35,17 +35,17 @@ typedef struct port_info {
 
 /* Turtle names of the units (custom ones are defined by the generator in
  * the cu: namespace, urn:contact:units#). */
-#define UNIT_HZ "units:hz"
-#define UNIT_S "units:s"
-#define UNIT_MS "units:ms"
-#define UNIT_DB "units:db"
-#define UNIT_SEMITONE "units:semitone12TET"
+#define UNIT_HZ        "units:hz"
+#define UNIT_S         "units:s"
+#define UNIT_MS        "units:ms"
+#define UNIT_DB        "units:db"
+#define UNIT_SEMITONE  "units:semitone12TET"
 #define UNIT_MIDI_NOTE "units:midiNote"
-#define UNIT_GRAM "cu:gram"
-#define UNIT_KG "cu:kilogram"
-#define UNIT_NEWTON "cu:newton"
-#define UNIT_M_PER_S "cu:metrePerSecond"
-#define UNIT_S_PER_M "cu:secondPerMetre"
+#define UNIT_GRAM      "cu:gram"
+#define UNIT_KG        "cu:kilogram"
+#define UNIT_NEWTON    "cu:newton"
+#define UNIT_M_PER_S   "cu:metrePerSecond"
+#define UNIT_S_PER_M   "cu:secondPerMetre"
 #define UNIT_STIFFNESS "cu:newtonPerMetrePowAlpha"
 
 /* A plugin's whole port list, for the generator and the glue. */

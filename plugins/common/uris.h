@@ -27,9 +27,10 @@ contact_uris_map(contact_uris* uris, LV2_URID_Map* map)
   uris->atom_Float = map->map(map->handle, LV2_ATOM__Float);
   uris->atom_Int = map->map(map->handle, LV2_ATOM__Int);
   uris->atom_Sequence = map->map(map->handle, LV2_ATOM__Sequence);
-  uris->bufsz_maxBlockLength = map->map(map->handle, LV2_BUF_SIZE__maxBlockLength);
+  uris->bufsz_maxBlockLength =
+      map->map(map->handle, LV2_BUF_SIZE__maxBlockLength);
   uris->bufsz_nominalBlockLength =
-    map->map(map->handle, LV2_BUF_SIZE__nominalBlockLength);
+      map->map(map->handle, LV2_BUF_SIZE__nominalBlockLength);
   uris->midi_MidiEvent = map->map(map->handle, LV2_MIDI__MidiEvent);
   uris->param_sampleRate = map->map(map->handle, LV2_PARAMETERS__sampleRate);
 }

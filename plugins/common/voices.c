@@ -20,8 +20,7 @@ better_victim(const voice_slot* a, const voice_slot* b)
 }
 
 int
-voices_allocate(voice_slot* slots, int n_slots, int polyphony,
-                int fade_samples)
+voices_allocate(voice_slot* slots, int n_slots, int polyphony, int fade_samples)
 {
   int free_slot = -1;
   int playing = 0;
@@ -41,7 +40,8 @@ voices_allocate(voice_slot* slots, int n_slots, int polyphony,
     }
   }
   if (playing >= polyphony && victim >= 0) {
-    slots[victim].fade_step = 1.0f / (float)(fade_samples > 0 ? fade_samples : 1);
+    slots[victim].fade_step =
+        1.0f / (float)(fade_samples > 0 ? fade_samples : 1);
     slots[victim].fade = 0.999999f; /* fading from now on */
   }
   if (free_slot >= 0)

@@ -11,15 +11,15 @@
 #include <stdint.h>
 
 typedef struct voice_slot {
-  int note;          /* MIDI note of the object */
-  bool sounding;     /* the voice is in use */
-  bool key_down;     /* its key is held */
-  bool sustained;    /* released while the sustain pedal is down */
-  bool damped;       /* the damper lies on it */
-  uint32_t started;  /* strike order */
-  float level;       /* loudness estimate, for stealing */
-  float fade;        /* 1, or falling to 0 after being stolen */
-  float fade_step;   /* per sample */
+  int note;         /* MIDI note of the object */
+  bool sounding;    /* the voice is in use */
+  bool key_down;    /* its key is held */
+  bool sustained;   /* released while the sustain pedal is down */
+  bool damped;      /* the damper lies on it */
+  uint32_t started; /* strike order */
+  float level;      /* loudness estimate, for stealing */
+  float fade;       /* 1, or falling to 0 after being stolen */
+  float fade_step;  /* per sample */
 } voice_slot;
 
 /* The voice still playing `note` (not fading), or -1. */

@@ -60,7 +60,7 @@ typedef struct impact_plugin {
   int keys_down;
 
   double gain_now, gain_coeff;
-  bool activated; /* no run() since activate(): no gain glide yet */
+  bool activated;    /* no run() since activate(): no gain glide yet */
   float rate_option; /* what options_get hands out */
   float scratch_l[CHUNK], scratch_r[CHUNK];
 } impact_plugin;
@@ -72,7 +72,8 @@ apply_controls(impact_plugin* p)
 {
   const float* v = p->values;
   object_settings_read(&p->object, v + IMPACT_OBJECT);
-  const hunt_crossley law = {v[IMPACT_STIFFNESS], v[IMPACT_ALPHA], v[IMPACT_MU]};
+  const hunt_crossley law = {v[IMPACT_STIFFNESS], v[IMPACT_ALPHA],
+                             v[IMPACT_MU]};
   p->velocity_max = v[IMPACT_VELOCITY_MAX];
   p->velocity_curve = v[IMPACT_VELOCITY_CURVE];
   for (int i = 0; i < N_VOICES; ++i) {
@@ -145,7 +146,7 @@ note_on(impact_plugin* p, int note, int velocity)
   s->level = 1.0f;
   s->started = ++p->strikes;
   const double v_in =
-    p->velocity_max * pow(velocity / 127.0, p->velocity_curve);
+      p->velocity_max * pow(velocity / 127.0, p->velocity_curve);
   impact_strike(&p->voices[i].contact, &p->voices[i].object, v_in);
   p->last_struck = i;
 }
@@ -361,9 +362,11 @@ run(LV2_Handle instance, uint32_t n_samples)
   memset(out_r, 0, sizeof(float) * n_samples);
 
   uint32_t t = 0;
-  const LV2_Atom_Sequence* seq = (const LV2_Atom_Sequence*)p->ports[IMPACT_MIDI_IN];
+  const LV2_Atom_Sequence* seq =
+      (const LV2_Atom_Sequence*)p->ports[IMPACT_MIDI_IN];
   if (seq && seq->atom.type == p->host.uris.atom_Sequence) {
-    LV2_ATOM_SEQUENCE_FOREACH (seq, ev) {
+    LV2_ATOM_SEQUENCE_FOREACH(seq, ev)
+    {
       const int64_t at = ev->time.frames;
       const uint32_t frame = at < (int64_t)t           ? t
                              : at > (int64_t)n_samples ? n_samples
@@ -505,6 +508,6 @@ extension_data(const char* uri)
 }
 
 const LV2_Descriptor impact_descriptor = {
-  IMPACT_URI, instantiate, connect_port, activate,
-  run,        NULL,        cleanup,      extension_data,
+    IMPACT_URI, instantiate, connect_port, activate,
+    run,        NULL,        cleanup,      extension_data,
 };

@@ -2,63 +2,65 @@
 #include "impact_ports.h"
 
 #define PORT(kind, sym, nm, grp, unit, lo, def, hi, fl, doc)                   \
-  {kind, sym, nm, grp, unit, lo, def, hi, fl, doc}
+  {                                                                            \
+    kind, sym, nm, grp, unit, lo, def, hi, fl, doc                             \
+  }
 
 static const port_info ports[IMPACT_OBJECT] = {
-  PORT(PORT_MIDI_IN, "midi_in", "MIDI in", NULL, NULL, 0, 0, 0, 0,
-       "Note-on strikes: velocity sets the impact velocity, the note picks "
-       "the object. Pitch bend bends the objects, CC64 holds the dampers."),
-  PORT(PORT_AUDIO_OUT, "out_l", "Left", NULL, NULL, 0, 0, 0, 0,
-       "Velocity of the object at the struck point."),
-  PORT(PORT_AUDIO_OUT, "out_r", "Right", NULL, NULL, 0, 0, 0, 0,
-       "Velocity of the object at the right pickup (see Stereo width)."),
+    PORT(PORT_MIDI_IN, "midi_in", "MIDI in", NULL, NULL, 0, 0, 0, 0,
+         "Note-on strikes: velocity sets the impact velocity, the note picks "
+         "the object. Pitch bend bends the objects, CC64 holds the dampers."),
+    PORT(PORT_AUDIO_OUT, "out_l", "Left", NULL, NULL, 0, 0, 0, 0,
+         "Velocity of the object at the struck point."),
+    PORT(PORT_AUDIO_OUT, "out_r", "Right", NULL, NULL, 0, 0, 0, 0,
+         "Velocity of the object at the right pickup (see Stereo width)."),
 
-  PORT(PORT_METER, "impact_velocity", "Impact velocity", "meters",
-       UNIT_M_PER_S, 0, 0, 100, 0,
-       "Compression velocity at the onset of the last completed contact of "
-       "the last struck note."),
-  PORT(PORT_METER, "rebound_velocity", "Rebound velocity", "meters",
-       UNIT_M_PER_S, -100, 0, 100, 0,
-       "Compression velocity at the release of that contact; negative when "
-       "the hammer bounces back."),
-  PORT(PORT_METER, "contact_time", "Contact time", "meters", UNIT_MS, 0, 0,
-       10000, 0,
-       "Duration of that contact: short contacts sound hard and bright."),
-  PORT(PORT_METER, "peak_force", "Peak force", "meters", UNIT_NEWTON, 0, 0,
-       1e9f, 0, "Largest contact force during that contact."),
-  PORT(PORT_METER, "newton_cap_hits", "Newton cap hits", "meters", NULL, 0, 0,
-       1e9f, PORT_INTEGER,
-       "Contact solves that reached the Newton iteration cap since the "
-       "plugin started (expected to stay 0)."),
+    PORT(PORT_METER, "impact_velocity", "Impact velocity", "meters",
+         UNIT_M_PER_S, 0, 0, 100, 0,
+         "Compression velocity at the onset of the last completed contact of "
+         "the last struck note."),
+    PORT(PORT_METER, "rebound_velocity", "Rebound velocity", "meters",
+         UNIT_M_PER_S, -100, 0, 100, 0,
+         "Compression velocity at the release of that contact; negative when "
+         "the hammer bounces back."),
+    PORT(PORT_METER, "contact_time", "Contact time", "meters", UNIT_MS, 0, 0,
+         10000, 0,
+         "Duration of that contact: short contacts sound hard and bright."),
+    PORT(PORT_METER, "peak_force", "Peak force", "meters", UNIT_NEWTON, 0, 0,
+         1e9f, 0, "Largest contact force during that contact."),
+    PORT(PORT_METER, "newton_cap_hits", "Newton cap hits", "meters", NULL, 0, 0,
+         1e9f, PORT_INTEGER,
+         "Contact solves that reached the Newton iteration cap since the "
+         "plugin started (expected to stay 0)."),
 
-  PORT(PORT_CONTROL_IN, "hammer_mass", "Hammer mass", "hammer", UNIT_GRAM,
-       0.1f, 10, 10000, PORT_LOG,
-       "Mass of the hammer. Heavier hammers stay longer in contact: a "
-       "darker, fuller blow."),
-  PORT(PORT_CONTROL_IN, "stiffness", "Stiffness", "hammer", UNIT_STIFFNESS,
-       100, 1e8f, 1e13f, PORT_LOG,
-       "Contact stiffness k of f = k x^alpha (1 + mu v). The contact time "
-       "goes as (hammer mass / k)^(1/(alpha+1)): stiffer is harder and "
-       "brighter."),
-  PORT(PORT_CONTROL_IN, "alpha", "Contact exponent", "hammer", NULL, 1, 1.5f,
-       4, 0,
-       "Exponent alpha of the contact law, set by the local shape of the "
-       "contact: 1.5 for spheres (Hertz), 2.5-3.5 for felt."),
-  PORT(PORT_CONTROL_IN, "mu", "Contact damping", "hammer", UNIT_S_PER_M, 0,
-       0.5f, 10, 0,
-       "mu = lambda / k, the viscous loss of the contact: higher is a "
-       "deader, less bouncy blow."),
-  PORT(PORT_CONTROL_IN, "velocity_max", "Velocity at 127", "hammer",
-       UNIT_M_PER_S, 0.01f, 2, 20, PORT_LOG,
-       "Impact velocity of a note-on of velocity 127."),
-  PORT(PORT_CONTROL_IN, "velocity_curve", "Velocity curve", "hammer", NULL,
-       0.25f, 1, 4, PORT_LOG,
-       "Impact velocity = velocity at 127 x (MIDI velocity / 127)^curve."),
-  PORT(PORT_CONTROL_IN, "ext_force", "External force", "hammer", UNIT_NEWTON,
-       0, 0, 100, 0,
-       "Constant force on the hammer toward the object (gravity, a hand "
-       "pressing): the hammer falls back and bounces, then rests on the "
-       "object and damps it."),
+    PORT(PORT_CONTROL_IN, "hammer_mass", "Hammer mass", "hammer", UNIT_GRAM,
+         0.1f, 10, 10000, PORT_LOG,
+         "Mass of the hammer. Heavier hammers stay longer in contact: a "
+         "darker, fuller blow."),
+    PORT(PORT_CONTROL_IN, "stiffness", "Stiffness", "hammer", UNIT_STIFFNESS,
+         100, 1e8f, 1e13f, PORT_LOG,
+         "Contact stiffness k of f = k x^alpha (1 + mu v). The contact time "
+         "goes as (hammer mass / k)^(1/(alpha+1)): stiffer is harder and "
+         "brighter."),
+    PORT(PORT_CONTROL_IN, "alpha", "Contact exponent", "hammer", NULL, 1, 1.5f,
+         4, 0,
+         "Exponent alpha of the contact law, set by the local shape of the "
+         "contact: 1.5 for spheres (Hertz), 2.5-3.5 for felt."),
+    PORT(PORT_CONTROL_IN, "mu", "Contact damping", "hammer", UNIT_S_PER_M, 0,
+         0.5f, 10, 0,
+         "mu = lambda / k, the viscous loss of the contact: higher is a "
+         "deader, less bouncy blow."),
+    PORT(PORT_CONTROL_IN, "velocity_max", "Velocity at 127", "hammer",
+         UNIT_M_PER_S, 0.01f, 2, 20, PORT_LOG,
+         "Impact velocity of a note-on of velocity 127."),
+    PORT(PORT_CONTROL_IN, "velocity_curve", "Velocity curve", "hammer", NULL,
+         0.25f, 1, 4, PORT_LOG,
+         "Impact velocity = velocity at 127 x (MIDI velocity / 127)^curve."),
+    PORT(PORT_CONTROL_IN, "ext_force", "External force", "hammer", UNIT_NEWTON,
+         0, 0, 100, 0,
+         "Constant force on the hammer toward the object (gravity, a hand "
+         "pressing): the hammer falls back and bounces, then rests on the "
+         "object and damps it."),
 };
 
 static const port_info*
@@ -70,10 +72,10 @@ impact_port(int index)
 }
 
 const plugin_info impact_info = {
-  IMPACT_URI,
-  "Contact Impact",
-  "A hammer strikes a resonating object; the sound comes from the "
-  "Hunt-Crossley contact between them, solved sample by sample.",
-  IMPACT_N_PORTS,
-  impact_port,
+    IMPACT_URI,
+    "Contact Impact",
+    "A hammer strikes a resonating object; the sound comes from the "
+    "Hunt-Crossley contact between them, solved sample by sample.",
+    IMPACT_N_PORTS,
+    impact_port,
 };

@@ -56,8 +56,8 @@ setup(voice* v, int modes)
   modal_set_count(&v->object, modes);
   for (int i = 0; i < modes; ++i) {
     const double f = 120.0 * pow(0.4 * rate / 120.0, (double)i / modes);
-    modal_set_mode(&v->object, i, f * (1.0 + 0.01 * uniform()), 1000.0 / (3.14159265358979 * f),
-                   1.0 / (1.0 + 0.2 * i));
+    modal_set_mode(&v->object, i, f * (1.0 + 0.01 * uniform()),
+                   1000.0 / (3.14159265358979 * f), 1.0 / (1.0 + 0.2 * i));
   }
   modal_update(&v->object);
   impact_init(&v->contact, rate);
@@ -78,7 +78,7 @@ run_dsp(voice* vs, int voices, int modes, double seconds, double per_second,
   }
   const long blocks = (long)(seconds * rate / BLOCK);
   const long period =
-    per_second > 0 ? (long)(rate / per_second / BLOCK) : blocks + 1;
+      per_second > 0 ? (long)(rate / per_second / BLOCK) : blocks + 1;
   double best = INFINITY;
   for (int rep = 0; rep < 3; ++rep) {
     const double t0 = now();

@@ -22,7 +22,8 @@ energy(const impact* im)
   const double x = im->x > 0.0 ? im->x : 0.0;
   return 0.5 * im->hammer_mass * im->hammer_v * im->hammer_v -
          im->ext_force * im->hammer_x +
-         im->law.stiffness * pow(x, im->law.alpha + 1.0) / (im->law.alpha + 1.0);
+         im->law.stiffness * pow(x, im->law.alpha + 1.0) /
+             (im->law.alpha + 1.0);
 }
 
 int
@@ -57,10 +58,11 @@ main(void)
     if (im.last.serial != seen) {
       seen = im.last.serial;
       if (bounces > 0 && last_rebound < -1e-3)
-        worst_mismatch = fmax(
-          worst_mismatch, fabs(im.last.impact_velocity / -last_rebound - 1.0));
+        worst_mismatch =
+            fmax(worst_mismatch,
+                 fabs(im.last.impact_velocity / -last_rebound - 1.0));
       CHECK(im.last.rebound_velocity < 0 &&
-              -im.last.rebound_velocity < im.last.impact_velocity,
+                -im.last.rebound_velocity < im.last.impact_velocity,
             "bounce %d gained speed: in %g out %g", bounces,
             im.last.impact_velocity, im.last.rebound_velocity);
       last_rebound = im.last.rebound_velocity;

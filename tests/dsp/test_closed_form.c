@@ -73,8 +73,8 @@ integrate(double m, double k, double a, double mu, double v_in)
       const double xv = hc_compression(m, k, a, mu, v_in, v);
       r.worst_x_rel = fmax(r.worst_x_rel, fabs(xv / x - 1.0));
       const double e_sim = 0.5 * m * v * v + k * pow(x, a + 1.0) / (a + 1.0);
-      r.worst_energy_rel = fmax(
-        r.worst_energy_rel, fabs(hc_energy(m, mu, v_in, v) - e_sim) / e_in);
+      r.worst_energy_rel = fmax(r.worst_energy_rel,
+                                fabs(hc_energy(m, mu, v_in, v) - e_sim) / e_in);
     }
   }
   return r;
@@ -96,10 +96,10 @@ main(void)
   /* k, alpha, mu, v_in: the accuracy-bar cases, the elastic limit, a
    * linear spring, and mu v_in large enough for v_out to hug -1/mu */
   const double cases[][4] = {
-    {1e7, 1.5, 0.5, 0.5},    {1e9, 1.5, 0.5, 1},    {1e9, 1.5, 2, 1},
-    {1e9, 1.5, 0.5, 3},      {1.5e11, 1.5, 0.5, 1}, {1.5e11, 2.8, 0.6, 4},
-    {1e7, 1.3, 0.01, 0.5},   {1e3, 1.5, 0.5, 0.5},  {1e8, 1.0, 0.0, 1.0},
-    {1e9, 2.0, 1e-6, 2.0},   {1e5, 3.0, 5.0, 10.0}, {1e13, 4.0, 3.0, 8.0},
+      {1e7, 1.5, 0.5, 0.5},  {1e9, 1.5, 0.5, 1},    {1e9, 1.5, 2, 1},
+      {1e9, 1.5, 0.5, 3},    {1.5e11, 1.5, 0.5, 1}, {1.5e11, 2.8, 0.6, 4},
+      {1e7, 1.3, 0.01, 0.5}, {1e3, 1.5, 0.5, 0.5},  {1e8, 1.0, 0.0, 1.0},
+      {1e9, 2.0, 1e-6, 2.0}, {1e5, 3.0, 5.0, 10.0}, {1e13, 4.0, 3.0, 8.0},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
     const double k = cases[i][0], a = cases[i][1], mu = cases[i][2],
@@ -108,8 +108,8 @@ main(void)
     const trajectory ref = integrate(m, k, a, mu, v_in);
     const double v_out = hc_rebound_velocity(mu, v_in);
     check_rel("v_out (eq 6) vs RK4", v_out, ref.v_out, 1e-7);
-    check_rel("contact time (eq 9) vs RK4",
-              hc_contact_time(m, k, a, mu, v_in), ref.contact_time, 1e-6);
+    check_rel("contact time (eq 9) vs RK4", hc_contact_time(m, k, a, mu, v_in),
+              ref.contact_time, 1e-6);
     check_rel("x_max (eq 4) vs RK4", hc_max_compression(m, k, a, mu, v_in),
               ref.x_max, 1e-6);
     check_rel("H(v_in) = m v_in^2 / 2", hc_energy(m, mu, v_in, v_in),

@@ -66,8 +66,9 @@ main(void)
   float l[64], r[64];
 
   /* 1. elastic rebound from a wall */
-  const double elastic[][3] = {{1e7, 1.5, 0.5}, {1e9, 1.5, 1.0}, {1.5e11, 1.5, 1.0},
-                               {1.5e11, 2.8, 4.0}, {1e13, 1.0, 3.0}, {1e5, 4.0, 0.01}};
+  const double elastic[][3] = {{1e7, 1.5, 0.5},    {1e9, 1.5, 1.0},
+                               {1.5e11, 1.5, 1.0}, {1.5e11, 2.8, 4.0},
+                               {1e13, 1.0, 3.0},   {1e5, 4.0, 0.01}};
   double worst = 0.0;
   for (size_t i = 0; i < sizeof(elastic) / sizeof(elastic[0]); ++i) {
     setup(44100.0, (hunt_crossley){elastic[i][0], elastic[i][1], 0.0}, 0.01,

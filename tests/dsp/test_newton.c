@@ -27,15 +27,13 @@ main(void)
       for (size_t a = 0; a < sizeof(alphas) / sizeof(alphas[0]); ++a)
         for (size_t u = 0; u < sizeof(mus) / sizeof(mus[0]); ++u)
           for (double v = 0.01; v < 11.0; v *= sqrt(10.0)) {
-            const strike_setup s = {rates[r], {k, alphas[a], mus[u]},
-                                    0.01,     0.0,
-                                    v,        1.0,
-                                    3,        freq,
-                                    decay};
+            const strike_setup s = {
+                rates[r], {k, alphas[a], mus[u]}, 0.01, 0.0, v, 1.0, 3, freq,
+                decay};
             const impact* im = strike(&s, 10.0, false, NULL);
             ++strikes;
-            CHECK(im->last.serial >= 1, "no contact at k=%g a=%g mu=%g v=%g",
-                  k, alphas[a], mus[u], v);
+            CHECK(im->last.serial >= 1, "no contact at k=%g a=%g mu=%g v=%g", k,
+                  alphas[a], mus[u], v);
             for (int i = 0; i <= IMPACT_NEWTON_CAP; ++i)
               histogram[i] += im->stats.histogram[i];
             solves += im->stats.solves;
@@ -43,8 +41,8 @@ main(void)
             cap_hits += im->stats.cap_hits;
           }
 
-  printf("%d strikes, %llu Newton solves, %.3f iterations per solve\n",
-         strikes, (unsigned long long)solves, (double)iterations / solves);
+  printf("%d strikes, %llu Newton solves, %.3f iterations per solve\n", strikes,
+         (unsigned long long)solves, (double)iterations / solves);
   printf("iterations : solves\n");
   int median = -1, max = 0;
   uint64_t below = 0;

@@ -7,38 +7,34 @@
 #include "check.h"
 #include "closed_form.h"
 #include "strike.h"
+#include "type1_cases.h"
 
 #include <stdio.h>
 
 int
 main(void)
 {
-  /* k, alpha, mu, v_in, v_out tolerance, contact time tolerance */
-  const double rows[][6] = {
-    {1e7, 1.5, 0.5, 0.5, 1e-4, 1e-3},    {1e9, 1.5, 0.5, 1, 5e-4, 1e-2},
-    {1e9, 1.5, 2, 1, 1e-3, 1e-2},        {1e9, 1.5, 0.5, 3, 1e-3, 1e-2},
-    {1.5e11, 1.5, 0.5, 1, 1e-3, 2e-2},   {1.5e11, 2.8, 0.6, 1, 1e-3, 1e-2},
-    {1.5e11, 2.8, 0.6, 2, 1e-3, 1e-2},   {1.5e11, 2.8, 0.6, 3, 1e-3, 1e-2},
-    {1.5e11, 2.8, 0.6, 4, 1e-3, 1e-2},   {1e7, 1.3, 0.01, 0.5, 1e-4, 1e-2},
-  };
   const double m = 0.01, rate = 44100.0;
-  for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
-    const double* row = rows[i];
-    const strike_setup s = {rate, {row[0], row[1], row[2]}, m, 0.0, row[3],
-                            0.0, 0, NULL, NULL};
+  for (int i = 0; i < N_TYPE1_CASES; ++i) {
+    const type1_case* c = &type1_cases[i];
+    const strike_setup s = {
+        rate, {c->stiffness, c->alpha, c->mu}, m, 0.0, c->v_in, 0.0, 0, NULL,
+        NULL};
     const impact* im = strike(&s, 1.0, false, NULL);
-    const double tc = hc_contact_time(m, row[0], row[1], row[2], row[3]);
+    const double tc =
+        hc_contact_time(m, c->stiffness, c->alpha, c->mu, c->v_in);
     printf("k=%g alpha=%g mu=%g v_in=%g: contact %.2f samples, %d sub-steps "
            "per sample\n",
-           row[0], row[1], row[2], row[3], tc * rate, im->substeps);
+           c->stiffness, c->alpha, c->mu, c->v_in, tc * rate, im->substeps);
     CHECK(im->last.serial == 1, "%u contacts, expected one",
           (unsigned)im->last.serial);
     CHECK(im->stats.cap_hits == 0, "Newton cap hit %llu times",
           (unsigned long long)im->stats.cap_hits);
-    check_rel("impact velocity", im->last.impact_velocity, row[3], 1e-12);
+    check_rel("impact velocity", im->last.impact_velocity, c->v_in, 1e-12);
     check_rel("rebound velocity vs eq 6", im->last.rebound_velocity,
-              hc_rebound_velocity(row[2], row[3]), row[4]);
-    check_rel("contact time vs eq 9", im->last.contact_time, tc, row[5]);
+              hc_rebound_velocity(c->mu, c->v_in), c->v_out_tolerance);
+    check_rel("contact time vs eq 9", im->last.contact_time, tc,
+              c->contact_time_tolerance);
   }
   return check_done("test_type1");
 }

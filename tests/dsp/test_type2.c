@@ -21,12 +21,12 @@ main(void)
   const double m = 0.01, v_in = 1.0;
   const double rates[2] = {44100.0, 96000.0};
   for (int r = 0; r < 2; ++r) {
-    const double type1 = hc_contact_time(m, law.stiffness, law.alpha, law.mu,
-                                         v_in);
+    const double type1 =
+        hc_contact_time(m, law.stiffness, law.alpha, law.mu, v_in);
     printf("%g Hz: Type I contact time %.6f ms\n", rates[r], 1e3 * type1);
     double previous = INFINITY;
     for (double mass = 0.01; mass <= 1000.0 * 1.0001; mass *= sqrt(10.0)) {
-      const strike_setup s = {rates[r], law, m,    0.0, v_in,
+      const strike_setup s = {rates[r], law, m,    0.0,  v_in,
                               mass,     3,   freq, decay};
       modal_object* o;
       const impact* im = strike(&s, 0.05, true, &o);

@@ -71,7 +71,7 @@ struct host {
   float rate_option;
   LV2_Options_Option options[5];
   LV2_Feature feature_map, feature_unmap, feature_log, feature_options,
-    feature_schedule, feature_bounded;
+      feature_schedule, feature_bounded;
   const LV2_Feature* features[7];
 
   uint32_t n_ports;
@@ -279,20 +279,24 @@ host_open(const char* uri, double sample_rate, uint32_t max_block)
   h->nominal_block_option = (int32_t)h->max_block;
   h->rate_option = (float)sample_rate;
   const LV2_URID int_type = h->atom_Int;
-  h->options[0] = (LV2_Options_Option){LV2_OPTIONS_INSTANCE, 0,
-                                       map_uri(h, LV2_BUF_SIZE__minBlockLength),
-                                       sizeof(int32_t), int_type,
-                                       &h->min_block_option};
-  h->options[1] = (LV2_Options_Option){LV2_OPTIONS_INSTANCE, 0,
-                                       map_uri(h, LV2_BUF_SIZE__maxBlockLength),
-                                       sizeof(int32_t), int_type,
-                                       &h->max_block_option};
-  h->options[2] = (LV2_Options_Option){
-    LV2_OPTIONS_INSTANCE, 0, map_uri(h, LV2_BUF_SIZE__nominalBlockLength),
-    sizeof(int32_t), int_type, &h->nominal_block_option};
-  h->options[3] = (LV2_Options_Option){LV2_OPTIONS_INSTANCE, 0,
+  h->options[0] = (LV2_Options_Option){
+      LV2_OPTIONS_INSTANCE, 0,        map_uri(h, LV2_BUF_SIZE__minBlockLength),
+      sizeof(int32_t),      int_type, &h->min_block_option};
+  h->options[1] = (LV2_Options_Option){
+      LV2_OPTIONS_INSTANCE, 0,        map_uri(h, LV2_BUF_SIZE__maxBlockLength),
+      sizeof(int32_t),      int_type, &h->max_block_option};
+  h->options[2] =
+      (LV2_Options_Option){LV2_OPTIONS_INSTANCE,
+                           0,
+                           map_uri(h, LV2_BUF_SIZE__nominalBlockLength),
+                           sizeof(int32_t),
+                           int_type,
+                           &h->nominal_block_option};
+  h->options[3] = (LV2_Options_Option){LV2_OPTIONS_INSTANCE,
+                                       0,
                                        map_uri(h, LV2_PARAMETERS__sampleRate),
-                                       sizeof(float), h->atom_Float,
+                                       sizeof(float),
+                                       h->atom_Float,
                                        &h->rate_option};
   h->options[4] = (LV2_Options_Option){LV2_OPTIONS_INSTANCE, 0, 0, 0, 0, NULL};
 
@@ -302,17 +306,20 @@ host_open(const char* uri, double sample_rate, uint32_t max_block)
   h->feature_options = (LV2_Feature){LV2_OPTIONS__options, h->options};
   h->feature_schedule = (LV2_Feature){LV2_WORKER__schedule, &h->schedule};
   h->feature_bounded = (LV2_Feature){LV2_BUF_SIZE__boundedBlockLength, NULL};
-  const LV2_Feature* features[7] = {&h->feature_map,      &h->feature_unmap,
-                                    &h->feature_log,      &h->feature_options,
-                                    &h->feature_schedule, &h->feature_bounded,
+  const LV2_Feature* features[7] = {&h->feature_map,
+                                    &h->feature_unmap,
+                                    &h->feature_log,
+                                    &h->feature_options,
+                                    &h->feature_schedule,
+                                    &h->feature_bounded,
                                     NULL};
   memcpy(h->features, features, sizeof(features));
 
   h->world = lilv_world_new();
   lilv_world_load_all(h->world);
   LilvNode* plugin_uri = lilv_new_uri(h->world, uri);
-  h->plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(h->world),
-                                      plugin_uri);
+  h->plugin =
+      lilv_plugins_get_by_uri(lilv_world_get_all_plugins(h->world), plugin_uri);
   lilv_node_free(plugin_uri);
   if (!h->plugin) {
     fprintf(stderr, "host: no plugin <%s> on LV2_PATH=%s\n", uri,
@@ -331,7 +338,7 @@ host_open(const char* uri, double sample_rate, uint32_t max_block)
     return NULL;
   }
   h->worker = (const LV2_Worker_Interface*)lilv_instance_get_extension_data(
-    h->instance, LV2_WORKER__interface);
+      h->instance, LV2_WORKER__interface);
   lilv_instance_activate(h->instance);
   return h;
 }
@@ -493,8 +500,8 @@ host_note_off(host* h, uint64_t frame, int note)
 }
 
 bool
-host_ramp(host* h, const char* symbol, uint64_t start, uint64_t end,
-          float from, float to)
+host_ramp(host* h, const char* symbol, uint64_t start, uint64_t end, float from,
+          float to)
 {
   const int port = host_port(h, symbol);
   if (port < 0 || end < start)
@@ -518,9 +525,10 @@ apply_ramps(host* h)
     const ramp* r = &h->ramps[i];
     if (h->now < r->start)
       continue;
-    const double x = h->now >= r->end || r->end == r->start
-                       ? 1.0
-                       : (double)(h->now - r->start) / (double)(r->end - r->start);
+    const double x =
+        h->now >= r->end || r->end == r->start
+            ? 1.0
+            : (double)(h->now - r->start) / (double)(r->end - r->start);
     h->values[r->port] = (float)(r->from + (r->to - r->from) * x);
   }
 }
@@ -545,12 +553,14 @@ fill_sequence(host* h, uint32_t frames)
     ev.header.body.size = e->size;
     memcpy(ev.data, e->data, e->size);
     if (!lv2_atom_sequence_append_event(
-          seq, SEQ_CAPACITY - (uint32_t)sizeof(LV2_Atom), &ev.header))
+            seq, SEQ_CAPACITY - (uint32_t)sizeof(LV2_Atom), &ev.header))
       break; /* full: the rest waits for the next block */
     ++used;
   }
-  memmove(h->events, h->events + used, (h->n_events - used) * sizeof(event));
-  h->n_events -= used;
+  if (used > 0) {
+    memmove(h->events, h->events + used, (h->n_events - used) * sizeof(event));
+    h->n_events -= used;
+  }
 }
 
 void
@@ -561,7 +571,7 @@ host_run(host* h, uint64_t frames, uint32_t block, float* out_l, float* out_r)
   uint64_t done = 0;
   while (done < frames) {
     const uint32_t n =
-      (uint32_t)(frames - done < block ? frames - done : block);
+        (uint32_t)(frames - done < block ? frames - done : block);
     apply_ramps(h);
     fill_sequence(h, n);
     if (h->worker)
@@ -643,12 +653,12 @@ bool
 host_save_state(host* h, const char* dir, const char* filename)
 {
   LilvState* state = lilv_state_new_from_instance(
-    h->plugin, h->instance, &h->map, NULL, dir, dir, dir, get_port_value, h,
-    LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE, h->features);
+      h->plugin, h->instance, &h->map, NULL, dir, dir, dir, get_port_value, h,
+      LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE, h->features);
   if (!state)
     return false;
-  const int rc = lilv_state_save(h->world, &h->map, &h->unmap, state, NULL,
-                                 dir, filename);
+  const int rc =
+      lilv_state_save(h->world, &h->map, &h->unmap, state, NULL, dir, filename);
   lilv_state_free(state);
   return rc == 0;
 }

@@ -24,6 +24,11 @@ typedef struct note {
   int key, velocity;
 } note;
 
+typedef struct midi_event {
+  double time;
+  uint8_t bytes[3];
+} midi_event;
+
 typedef struct setting {
   char symbol[64];
   double value;
@@ -46,36 +51,41 @@ typedef struct scene {
   int n_notes;
   ramp_spec ramps[MAX_ITEMS];
   int n_ramps;
+  midi_event events[MAX_ITEMS];
+  int n_events;
 } scene;
 
 static void
 usage(FILE* f)
 {
   fputs(
-    "usage: contact-render [OPTION]... [SCENE]...\n"
-    "Render an LV2 plugin of the contact bundle (found on LV2_PATH).\n\n"
-    "  -o, --out FILE.wav         write the render (32-bit float WAV)\n"
-    "      --png FILE.png         write a spectrogram picture\n"
-    "      --raw FILE             write raw interleaved float32 stereo\n"
-    "  -p, --plugin URI           plugin (default urn:contact:impact)\n"
-    "  -P, --preset URI           load a preset first\n"
-    "  -r, --rate HZ              sample rate (default 48000)\n"
-    "  -b, --block N              block size (default 256)\n"
-    "  -l, --length SECONDS       length (default: last note + 3 s)\n"
-    "  -s, --set SYMBOL=VALUE     set a control port\n"
-    "  -n, --note T:KEY:VEL[:DUR] note-on at T seconds (note-off after DUR)\n"
-    "  -a, --ramp SYM:T0:T1:V0:V1 move a control linearly from T0 to T1\n"
-    "  -t, --title TEXT           title of the picture\n"
-    "  -m, --meters               print the output control ports at the end\n"
-    "  -h, --help\n\n"
-    "A SCENE file holds the same options, one per line, long names without\n"
-    "dashes and values separated by blanks, e.g.\n"
-    "  plugin urn:contact:impact\n"
-    "  set stiffness 1e9\n"
-    "  note 0.5 60 100 0.3\n"
-    "  ramp ext_force 1 2 0 0.5\n"
-    "Lines starting with # are comments.\n",
-    f);
+      "usage: contact-render [OPTION]... [SCENE]...\n"
+      "Render an LV2 plugin of the contact bundle (found on LV2_PATH).\n\n"
+      "  -o, --out FILE.wav         write the render (32-bit float WAV)\n"
+      "      --png FILE.png         write a spectrogram picture\n"
+      "      --raw FILE             write raw interleaved float32 stereo\n"
+      "  -p, --plugin URI           plugin (default urn:contact:impact)\n"
+      "  -P, --preset URI           load a preset first\n"
+      "  -r, --rate HZ              sample rate (default 48000)\n"
+      "  -b, --block N              block size (default 256)\n"
+      "  -l, --length SECONDS       length (default: last note + 3 s)\n"
+      "  -s, --set SYMBOL=VALUE     set a control port\n"
+      "  -n, --note T:KEY:VEL[:DUR] note-on at T seconds (note-off after DUR)\n"
+      "  -a, --ramp SYM:T0:T1:V0:V1 move a control linearly from T0 to T1\n"
+      "  -c, --cc T:CONTROLLER:VALUE  a MIDI control change at T seconds\n"
+      "  -B, --bend T:AMOUNT        pitch bend at T seconds, -1..1 of the\n"
+      "                             plugin's bend range\n"
+      "  -t, --title TEXT           title of the picture\n"
+      "  -m, --meters               print the output control ports at the end\n"
+      "  -h, --help\n\n"
+      "A SCENE file holds the same options, one per line, long names without\n"
+      "dashes and values separated by blanks, e.g.\n"
+      "  plugin urn:contact:impact\n"
+      "  set stiffness 1e9\n"
+      "  note 0.5 60 100 0.3\n"
+      "  ramp ext_force 1 2 0 0.5\n"
+      "Lines starting with # are comments.\n",
+      f);
 }
 
 static bool
@@ -151,6 +161,24 @@ apply(scene* sc, const char* key, char* value, const char* seps)
         !parse_double(f[3], &r->from) || !parse_double(f[4], &r->to))
       return false;
     sc->n_ramps++;
+  } else if (!strcmp(key, "cc") || !strcmp(key, "c")) {
+    double t, ctl, val;
+    if (split(value, f, 3, seps) != 3 || sc->n_events >= MAX_ITEMS ||
+        !parse_double(f[0], &t) || !parse_double(f[1], &ctl) ||
+        !parse_double(f[2], &val) || t < 0 || ctl < 0 || ctl > 127 || val < 0 ||
+        val > 127)
+      return false;
+    sc->events[sc->n_events++] =
+        (midi_event){t, {0xB0, (uint8_t)ctl, (uint8_t)val}};
+  } else if (!strcmp(key, "bend") || !strcmp(key, "B")) {
+    double t, amount;
+    if (split(value, f, 2, seps) != 2 || sc->n_events >= MAX_ITEMS ||
+        !parse_double(f[0], &t) || !parse_double(f[1], &amount) || t < 0 ||
+        amount < -1 || amount > 1)
+      return false;
+    const int v = (int)lround(8192 + amount * 8191);
+    sc->events[sc->n_events++] =
+        (midi_event){t, {0xE0, (uint8_t)(v & 0x7F), (uint8_t)(v >> 7)}};
   } else {
     return false;
   }
@@ -270,6 +298,8 @@ main(int argc, char** argv)
     last = fmax(last, sc.notes[i].time + sc.notes[i].duration);
   for (int i = 0; i < sc.n_ramps; ++i)
     last = fmax(last, sc.ramps[i].end);
+  for (int i = 0; i < sc.n_events; ++i)
+    last = fmax(last, sc.events[i].time);
   const double length = sc.length >= 0 ? sc.length : last + 3.0;
   const size_t frames = (size_t)llround(length * sc.rate);
 
@@ -288,6 +318,9 @@ main(int argc, char** argv)
     if (n->duration > 0)
       host_note_off(h, on + (uint64_t)llround(n->duration * sc.rate), n->key);
   }
+  for (int i = 0; i < sc.n_events; ++i)
+    host_midi(h, (uint64_t)llround(sc.events[i].time * sc.rate),
+              sc.events[i].bytes, 3);
   for (int i = 0; i < sc.n_ramps; ++i) {
     const ramp_spec* r = &sc.ramps[i];
     if (!host_ramp(h, r->symbol, (uint64_t)llround(r->start * sc.rate),

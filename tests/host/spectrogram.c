@@ -64,8 +64,8 @@ colour(double x, unsigned char* rgb)
   const int i = s >= 5.0 ? 4 : (int)s;
   const double t = s - i;
   for (int c = 0; c < 3; ++c)
-    rgb[c] = (unsigned char)(255.0 *
-                             (stops[i][c] + t * (stops[i + 1][c] - stops[i][c])));
+    rgb[c] = (unsigned char)(255.0 * (stops[i][c] +
+                                      t * (stops[i + 1][c] - stops[i][c])));
 }
 
 bool
@@ -80,7 +80,7 @@ spectrogram_png(const float* left, const float* right, size_t frames,
   double* im = (double*)malloc(sizeof(double) * N);
   double* column = (double*)malloc(sizeof(double) * H);
   cairo_surface_t* surface = cairo_image_surface_create(
-    CAIRO_FORMAT_RGB24, W + MARGIN_L + 10, H + MARGIN_B + TOP);
+      CAIRO_FORMAT_RGB24, W + MARGIN_L + 10, H + MARGIN_B + TOP);
   if (!re || !im || !column ||
       cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
     free(re);
@@ -102,9 +102,14 @@ spectrogram_png(const float* left, const float* right, size_t frames,
     const double centre = (x + 0.5) / W * (double)frames;
     for (int i = 0; i < N; ++i) {
       const long t = (long)centre - N / 2 + i;
-      const double s = t >= 0 && (size_t)t < frames
-                         ? 0.5 * ((double)left[t] + (double)right[t])
-                         : 0.0;
+      double s = t >= 0 && (size_t)t < frames
+                     ? 0.5 * ((double)left[t] + (double)right[t])
+                     : 0.0;
+      /* fade the last 20 ms out in the picture only, so that where the
+       * render stops does not paint a broadband edge */
+      const double tail = (double)frames - (double)t;
+      if (tail < 0.02 * rate)
+        s *= tail > 0 ? tail / (0.02 * rate) : 0.0;
       re[i] = s * (0.5 - 0.5 * cos(2.0 * PI * i / N));
       im[i] = 0.0;
     }
@@ -141,7 +146,8 @@ spectrogram_png(const float* left, const float* right, size_t frames,
   cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
                          CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, 12);
-  static const double ticks[] = {50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000};
+  static const double ticks[] = {50,   100,  200,   500,  1000,
+                                 2000, 5000, 10000, 20000};
   for (size_t i = 0; i < sizeof(ticks) / sizeof(ticks[0]); ++i) {
     if (ticks[i] > f_hi)
       break;
@@ -155,7 +161,10 @@ spectrogram_png(const float* left, const float* right, size_t frames,
     cairo_line_to(cr, MARGIN_L, y);
   }
   const double seconds = frames / rate;
-  const double step = seconds > 20 ? 5 : seconds > 5 ? 1 : seconds > 2 ? 0.5 : 0.1;
+  const double step = seconds > 20  ? 5
+                      : seconds > 5 ? 1
+                      : seconds > 2 ? 0.5
+                                    : 0.1;
   for (double t = 0; t <= seconds + 1e-9; t += step) {
     const double x = MARGIN_L + W * t / seconds;
     char label[16];
@@ -172,7 +181,8 @@ spectrogram_png(const float* left, const float* right, size_t frames,
   cairo_move_to(cr, MARGIN_L + W - 190, 20);
   cairo_show_text(cr, "Hz (log) / time, -110..0 dB");
 
-  const bool ok = cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS;
+  const bool ok =
+      cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS;
   cairo_destroy(cr);
   cairo_surface_destroy(surface);
   free(re);

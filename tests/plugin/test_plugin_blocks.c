@@ -49,8 +49,8 @@ main(void)
   }
   render_free(&ref);
 
-  const double rates[] = {22050, 32000, 44100, 48000, 88200, 96000,
-                          176400, 192000, 352800, 384000};
+  const double rates[] = {22050, 32000,  44100,  48000,  88200,
+                          96000, 176400, 192000, 352800, 384000};
   for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); ++i) {
     host* h = host_open("urn:contact:impact", rates[i], 1024);
     const double f1 = host_get(h, "mode1_freq");
@@ -63,8 +63,9 @@ main(void)
     char label[64];
     snprintf(label, sizeof(label), "%g Hz: fundamental", rates[i]);
     CHECK(finite, "%g Hz: non-finite output", rates[i]);
-    check_rel(label, peak_frequency(r.l + at, r.frames - at, rates[i], f1, 0.01),
-              f1, 1e-3);
+    check_rel(label,
+              peak_frequency(r.l + at, r.frames - at, rates[i], f1, 0.01), f1,
+              1e-3);
     CHECK(peak_abs(r.l, r.frames) > 0.01, "%g Hz: silent", rates[i]);
     render_free(&r);
     host_close(h);

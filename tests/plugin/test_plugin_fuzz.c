@@ -139,7 +139,8 @@ main(void)
 {
   const double rate = 48000.0;
   enum { BLOCKS = 100000, MAX_BLOCK = 2048 };
-  const int blocks = getenv("FUZZ_BLOCKS") ? atoi(getenv("FUZZ_BLOCKS")) : BLOCKS;
+  const int blocks =
+      getenv("FUZZ_BLOCKS") ? atoi(getenv("FUZZ_BLOCKS")) : BLOCKS;
   host* h = host_open("urn:contact:impact", rate, MAX_BLOCK);
   if (!h)
     return 1;

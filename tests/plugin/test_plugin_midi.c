@@ -44,8 +44,7 @@ check_modes(const char* what, const render* r, int n, const double* expect,
   for (int i = 0; i < n; ++i) {
     char label[64];
     snprintf(label, sizeof(label), "%s: mode %d frequency", what, i + 1);
-    check_rel(label,
-              peak_frequency(r->l + start, len, rate, expect[i], 0.01),
+    check_rel(label, peak_frequency(r->l + start, len, rate, expect[i], 0.01),
               expect[i], tol);
   }
 }
@@ -114,7 +113,7 @@ main(void)
     CHECK(finite, "re-strike produced a non-finite sample");
     /* it did hit the ringing object: the same voice, not a second one */
     CHECK(peak_abs(ringing.l + t, ringing.frames - t) <
-            2.5 * peak_abs(rest.l + t, rest.frames - t),
+              2.5 * peak_abs(rest.l + t, rest.frames - t),
           "re-strike much louder than a strike at rest: a second voice?");
     render_free(&ringing);
     render_free(&rest);

@@ -36,8 +36,8 @@ one_mode(double rate, double freq, double decay)
   size_t frame = (size_t)fmin(decay * rate / 10.0, 16384.0);
   if (frame < (size_t)(8.0 * rate / freq))
     frame = (size_t)(8.0 * rate / freq);
-  snprintf(label, sizeof(label), "%g kHz: %.1f Hz decay %g s", rate / 1e3,
-           freq, decay);
+  snprintf(label, sizeof(label), "%g kHz: %.1f Hz decay %g s", rate / 1e3, freq,
+           decay);
   check_rel(label, decay_time(r.l + at, len, rate, freq, frame), decay, 0.03);
   render_free(&r);
   host_close(h);
@@ -49,10 +49,10 @@ main(void)
   const double rates[3] = {44100.0, 48000.0, 96000.0};
   for (int i = 0; i < 3; ++i) {
     const double fs = rates[i];
-    const double freqs[] = {30.0, 100.0, 440.0, 1000.0, 3000.0, 8000.0,
-                            15000.0, 0.3 * fs, 0.4 * fs, 0.449 * fs};
-    const double decays[] = {3.0, 1.5, 0.8, 0.05, 0.4, 0.2, 0.1, 0.08, 0.05,
-                             0.02};
+    const double freqs[] = {30.0,   100.0,   440.0,    1000.0,   3000.0,
+                            8000.0, 15000.0, 0.3 * fs, 0.4 * fs, 0.449 * fs};
+    const double decays[] = {3.0, 1.5, 0.8,  0.05, 0.4,
+                             0.2, 0.1, 0.08, 0.05, 0.02};
     for (size_t j = 0; j < sizeof(freqs) / sizeof(freqs[0]); ++j)
       one_mode(fs, freqs[j], decays[j]);
 
@@ -63,7 +63,8 @@ main(void)
     host_set(h, "mode1_freq", (float)(0.45 * fs));
     host_note_on(h, 0, 60, 127);
     render r = render_run(h, 0.2, 512);
-    printf("%g kHz: mode at 0.45 Fs, peak %g\n", fs / 1e3, peak_abs(r.l, r.frames));
+    printf("%g kHz: mode at 0.45 Fs, peak %g\n", fs / 1e3,
+           peak_abs(r.l, r.frames));
     CHECK(peak_abs(r.l, r.frames) == 0.0, "a mode at 0.45 Fs sounds");
     render_free(&r);
     host_close(h);

@@ -24,10 +24,10 @@ typedef struct material {
 } material;
 
 static const material materials[] = {
-  {"rubber", 5.0, 44.3},
-  {"wood", 14.9, 131.8},
-  {"glass", 189.6, 5000.0},
-  {"steel", 272.8, 5000.0},
+    {"rubber", 5.0, 44.3},
+    {"wood", 14.9, 131.8},
+    {"glass", 189.6, 5000.0},
+    {"steel", 272.8, 5000.0},
 };
 
 static const double rate = 48000.0;
@@ -101,8 +101,8 @@ main(void)
         printf(", %s: rendered q %.1f (range %g..%g, preset %g)", mat, qr,
                m ? m->q_min : 0, m ? m->q_max : 0, q);
         CHECK(m != NULL, "%s: unknown material %s", id, mat);
-        CHECK(m && qr >= m->q_min && qr <= m->q_max,
-              "%s: q %.1f outside %s", id, qr, mat);
+        CHECK(m && qr >= m->q_min && qr <= m->q_max, "%s: q %.1f outside %s",
+              id, qr, mat);
         CHECK(fabs(qr / q - 1.0) < 0.03, "%s: q %.1f, made with %g", id, qr, q);
       }
       printf("\n");

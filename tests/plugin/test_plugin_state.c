@@ -22,9 +22,9 @@ static bool
 is_log(const char* symbol)
 {
   /* the logarithmic ports are the positive ranges spanning decades */
-  static const char* const names[] = {"hammer_mass", "stiffness", "velocity_max",
-                                      "velocity_curve", "object_mass",
-                                      "damper_decay", "_freq", "_decay"};
+  static const char* const names[] = {
+      "hammer_mass", "stiffness",    "velocity_max", "velocity_curve",
+      "object_mass", "damper_decay", "_freq",        "_decay"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i)
     if (strstr(symbol, names[i]))
       return true;

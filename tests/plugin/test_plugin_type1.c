@@ -7,26 +7,21 @@
 #include "check.h"
 #include "closed_form.h"
 #include "host.h"
+#include "type1_cases.h"
 
 #include <stdio.h>
 
 int
 main(void)
 {
-  const double rows[][6] = {
-    {1e7, 1.5, 0.5, 0.5, 1e-4, 1e-3},    {1e9, 1.5, 0.5, 1, 5e-4, 1e-2},
-    {1e9, 1.5, 2, 1, 1e-3, 1e-2},        {1e9, 1.5, 0.5, 3, 1e-3, 1e-2},
-    {1.5e11, 1.5, 0.5, 1, 1e-3, 2e-2},   {1.5e11, 2.8, 0.6, 1, 1e-3, 1e-2},
-    {1.5e11, 2.8, 0.6, 2, 1e-3, 1e-2},   {1.5e11, 2.8, 0.6, 3, 1e-3, 1e-2},
-    {1.5e11, 2.8, 0.6, 4, 1e-3, 1e-2},   {1e7, 1.3, 0.01, 0.5, 1e-4, 1e-2},
-  };
-  for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
+  for (int i = 0; i < N_TYPE1_CASES; ++i) {
+    const type1_case* c = &type1_cases[i];
     host* h = host_open("urn:contact:impact", 44100.0, 256);
     if (!h)
       return 1;
     /* the plugin sees float port values: compare with the same numbers */
-    const float k = (float)rows[i][0], a = (float)rows[i][1],
-                mu = (float)rows[i][2], v = (float)rows[i][3];
+    const float k = (float)c->stiffness, a = (float)c->alpha, mu = (float)c->mu,
+                v = (float)c->v_in;
     host_set(h, "hammer_mass", 10.0f); /* g */
     host_set(h, "stiffness", k);
     host_set(h, "alpha", a);
@@ -39,9 +34,10 @@ main(void)
     printf("k=%g alpha=%g mu=%g v_in=%g\n", k, a, mu, v);
     check_rel("impact_velocity", host_get(h, "impact_velocity"), v, 1e-6);
     check_rel("rebound_velocity vs eq 6", host_get(h, "rebound_velocity"),
-              hc_rebound_velocity(mu, v), rows[i][4]);
+              hc_rebound_velocity(mu, v), c->v_out_tolerance);
     check_rel("contact_time (ms) vs eq 9", host_get(h, "contact_time"),
-              1e3 * hc_contact_time(0.01, k, a, mu, v), rows[i][5]);
+              1e3 * hc_contact_time(0.01, k, a, mu, v),
+              c->contact_time_tolerance);
     CHECK(host_get(h, "peak_force") > 0.0f, "no peak force");
     CHECK(host_get(h, "newton_cap_hits") == 0.0f, "Newton cap hits");
     host_close(h);
