@@ -232,22 +232,24 @@ modal_pickups(const modal_object* o, double* left, double* right)
 void
 modal_bounds(const modal_object* o, double* reach, double* speed)
 {
-  /* For a free damped mode w^2 x^2 + x'^2 never grows (its derivative is
-   * -2 g x'^2), so its amplitude sqrt(x^2 + (x'/w)^2) bounds |x| and
-   * w times it bounds |x'|; summing bounds the interaction point. */
+  /* For a free damped mode w0^2 x^2 + x'^2 never grows (its derivative is
+   * -2 g x'^2), w0^2 = (2 pi f)^2 + 1/t_e^2 being the natural frequency; so
+   * the amplitude sqrt(x^2 + (x'/w0)^2) bounds |x| and w0 times it bounds
+   * |x'|, and the sums bound the interaction point. */
   double sx = 0.0;
   double sv = 0.0;
   for (int l = 0; l < o->count; ++l) {
-    const double w = 2.0 * DSP_PI * o->freq[l];
-    if (!(w > 0.0))
+    const double wd = 2.0 * DSP_PI * o->freq[l];
+    if (!(wd > 0.0 && o->decay[l] > 0.0))
       continue;
-    const double amp = sqrt(o->x[l] * o->x[l] + (o->v[l] / w) * (o->v[l] / w));
+    const double w0 = sqrt(wd * wd + 1.0 / (o->decay[l] * o->decay[l]));
+    const double amp = sqrt(o->x[l] * o->x[l] + (o->v[l] / w0) * (o->v[l] / w0));
     sx += amp;
-    sv += amp * w;
+    sv += amp * w0;
   }
-  /* 1 % margin for the damped frequency and the discretisation */
-  *reach = 1.01 * sx;
-  *speed = 1.01 * sv;
+  /* margin for rounding */
+  *reach = (1.0 + 1e-9) * sx;
+  *speed = (1.0 + 1e-9) * sv;
 }
 
 double
