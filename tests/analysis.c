@@ -2,6 +2,7 @@
 #include "analysis.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #define PI 3.14159265358979323846
 
@@ -102,4 +103,103 @@ rms(const float* x, size_t n)
   for (size_t i = 0; i < n; ++i)
     s += (double)x[i] * x[i];
   return n ? sqrt(s / (double)n) : 0.0;
+}
+
+void
+fft(double* re, double* im, int n)
+{
+  for (int i = 1, j = 0; i < n; ++i) {
+    int bit = n >> 1;
+    for (; j & bit; bit >>= 1)
+      j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      double t = re[i];
+      re[i] = re[j];
+      re[j] = t;
+      t = im[i];
+      im[i] = im[j];
+      im[j] = t;
+    }
+  }
+  for (int len = 2; len <= n; len <<= 1) {
+    const double a = -2.0 * PI / len;
+    const double wr = cos(a);
+    const double wi = sin(a);
+    for (int i = 0; i < n; i += len) {
+      double cr = 1.0;
+      double ci = 0.0;
+      for (int k = 0; k < len / 2; ++k) {
+        const int p = i + k;
+        const int q = p + len / 2;
+        const double xr = re[q] * cr - im[q] * ci;
+        const double xi = re[q] * ci + im[q] * cr;
+        re[q] = re[p] - xr;
+        im[q] = im[p] - xi;
+        re[p] += xr;
+        im[p] += xi;
+        const double t = cr * wr - ci * wi;
+        ci = cr * wi + ci * wr;
+        cr = t;
+      }
+    }
+  }
+}
+
+void
+welch_psd(const float* x, size_t n, double rate, int frame, double* psd)
+{
+  double* re = (double*)malloc(sizeof(double) * (size_t)frame);
+  double* im = (double*)malloc(sizeof(double) * (size_t)frame);
+  double window_power = 0.0;
+  for (int i = 0; i < frame; ++i) {
+    const double w = 0.5 - 0.5 * cos(2.0 * PI * i / frame);
+    window_power += w * w;
+  }
+  for (int k = 0; k <= frame / 2; ++k)
+    psd[k] = 0.0;
+  int frames = 0;
+  for (size_t at = 0; re && im && at + (size_t)frame <= n;
+       at += (size_t)frame / 2, ++frames) {
+    for (int i = 0; i < frame; ++i) {
+      re[i] = x[at + i] * (0.5 - 0.5 * cos(2.0 * PI * i / frame));
+      im[i] = 0.0;
+    }
+    fft(re, im, frame);
+    for (int k = 0; k <= frame / 2; ++k)
+      psd[k] += (re[k] * re[k] + im[k] * im[k]) *
+                (k == 0 || k == frame / 2 ? 1.0 : 2.0);
+  }
+  for (int k = 0; k <= frame / 2; ++k)
+    psd[k] /= frames * window_power * rate;
+  free(re);
+  free(im);
+}
+
+double
+log_slope(const double* f, const double* power, int count, double f1, double f2)
+{
+  /* average within third-octave bands, then fit the band means */
+  double st = 0, sy = 0, stt = 0, sty = 0;
+  int bands = 0;
+  for (double lo = f1; lo < f2; lo *= pow(2.0, 1.0 / 3.0)) {
+    const double hi = fmin(lo * pow(2.0, 1.0 / 3.0), f2);
+    double sum = 0.0;
+    int k = 0;
+    for (int i = 0; i < count; ++i)
+      if (f[i] >= lo && f[i] < hi) {
+        sum += power[i];
+        ++k;
+      }
+    if (k == 0)
+      continue;
+    const double t = log10(sqrt(lo * hi));
+    const double y = log10(sum / k);
+    st += t;
+    sy += y;
+    stt += t * t;
+    sty += t * y;
+    ++bands;
+  }
+  return (bands * sty - st * sy) / (bands * stt - st * st);
 }

@@ -19,6 +19,19 @@ double peak_frequency(const float* x, size_t n, double rate, double guess,
 double decay_time(const float* x, size_t n, double rate, double freq,
                   size_t frame);
 
+/* In-place radix-2 FFT, n a power of two. */
+void fft(double* re, double* im, int n);
+
+/* Welch power spectral density of x[0..n) (Hann frames of `frame`
+ * samples, a power of two, overlapping by half) into psd[0..frame/2],
+ * one-sided, in units^2 / Hz. */
+void welch_psd(const float* x, size_t n, double rate, int frame, double* psd);
+
+/* Least-squares slope of log10(power) against log10(f) over [f1, f2],
+ * each third of an octave weighted alike. */
+double log_slope(const double* f, const double* power, int count, double f1,
+                 double f2);
+
 double peak_abs(const float* x, size_t n);
 double rms(const float* x, size_t n);
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 #include "spectrogram.h"
 
+#include "analysis.h"
+
 #include <cairo.h>
 
 #include <math.h>
@@ -9,48 +11,6 @@
 #include <string.h>
 
 #define PI 3.14159265358979323846
-
-/* in-place iterative radix-2 FFT, n a power of two */
-static void
-fft(double* re, double* im, int n)
-{
-  for (int i = 1, j = 0; i < n; ++i) {
-    int bit = n >> 1;
-    for (; j & bit; bit >>= 1)
-      j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      double t = re[i];
-      re[i] = re[j];
-      re[j] = t;
-      t = im[i];
-      im[i] = im[j];
-      im[j] = t;
-    }
-  }
-  for (int len = 2; len <= n; len <<= 1) {
-    const double a = -2.0 * PI / len;
-    const double wr = cos(a);
-    const double wi = sin(a);
-    for (int i = 0; i < n; i += len) {
-      double cr = 1.0;
-      double ci = 0.0;
-      for (int k = 0; k < len / 2; ++k) {
-        const int p = i + k;
-        const int q = p + len / 2;
-        const double xr = re[q] * cr - im[q] * ci;
-        const double xi = re[q] * ci + im[q] * cr;
-        re[q] = re[p] - xr;
-        im[q] = im[p] - xi;
-        re[p] += xr;
-        im[p] += xi;
-        const double t = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = t;
-      }
-    }
-  }
-}
 
 /* black - blue - magenta - orange - yellow - white */
 static void

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Friction interactor ([ch8] 8.3.2 and 8.A.1-8.A.2): an exciter (finger,
+ * bow, brake pad) rubs the interaction point of a modal object through the
+ * elasto-plastic bristle model ([ch8] eq 8.16):
+ *     z' = v (1 - alpha(v, z) z / z_ss(v))
+ *     f  = sigma0 z + sigma1 z' + sigma2 v + sigma3 w
+ * with v the exciter's velocity relative to the object's surface, z the
+ * mean bristle displacement, z_ss the Stribeck steady state (eq 8.17),
+ * alpha the elastic-plastic transition (eqs 8.18-8.19) starting at the
+ * breakaway displacement z_ba = c mu_d f_N / sigma0 (eq 8.28), and w
+ * fractal surface noise (fractal.h) of unit RMS.
+ *
+ * The force acts on the exciter as -f and on the object as +f, as the
+ * average over each (sub-)step of its values at both ends; exciter and
+ * modes move exactly under it (modal.h), so they exchange equal and
+ * opposite impulses.  z follows the trapezoid rule (eq 8.34) where it
+ * resolves the bristles' relaxation and a monotone theta rule where it
+ * does not, and the delay-free loop between z', z, v and f is solved by the
+ * K method and Newton-Raphson on z' (eqs 8.36-8.48).  When the bristles
+ * and the exciter would resonate above a twelfth of the sample rate, the
+ * sample is split into sub-steps.
+ *
+ * The exciter has mass m.  Driven by velocity, it is held to an anchor
+ * moving at the bow velocity by a spring and damper tuned to 250 Hz with
+ * damping ratio 0.7: below that it follows the anchor, above it gives way
+ * like the flesh of a finger or the hand on a bow.  Driven by force, it is
+ * a free mass pushed along the surface by the external force.
+ */
+#ifndef CONTACT_FRICTION_H
+#define CONTACT_FRICTION_H
+
+#include "fractal.h"
+#include "modal.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { FRICTION_NEWTON_CAP = 16, FRICTION_MAX_SUBSTEPS = 8 };
+
+/* The drive's natural frequency (Hz) and damping ratio. */
+#define FRICTION_DRIVE_FREQ 250.0
+#define FRICTION_DRIVE_DAMPING 0.7
+
+typedef struct elasto_plastic {
+  double sigma0;    /* bristle stiffness, N/m */
+  double sigma1;    /* bristle damping, N s/m */
+  double sigma2;    /* viscous friction, N s/m */
+  double sigma3;    /* noise force, N */
+  double mu_s;      /* static friction coefficient */
+  double mu_d;      /* dynamic friction coefficient */
+  double stribeck;  /* Stribeck velocity v_s, m/s */
+  double breakaway; /* c of z_ba = c mu_d f_N / sigma0, 0 <= c < 1 */
+} elasto_plastic;
+
+/* z_ss(v) of [ch8] eq 8.17 for normal force fn (and its derivative). */
+double ep_steady_z(const elasto_plastic* law, double fn, double v,
+                   double* dz_dv);
+
+/* z'(v, z) of eq 8.16 with its partial derivatives (eqs 8.45-8.48). */
+double ep_zdot(const elasto_plastic* law, double fn, double v, double z,
+               double* d_dv, double* d_dz);
+
+typedef enum friction_drive {
+  FRICTION_DRIVE_VELOCITY,
+  FRICTION_DRIVE_FORCE
+} friction_drive;
+
+typedef struct friction_stats {
+  uint64_t solves, iterations, cap_hits;
+  uint64_t histogram[FRICTION_NEWTON_CAP + 1];
+} friction_stats;
+
+typedef struct friction {
+  modal_coeffs sub;         /* object at the sub-step */
+  modal_coeffs exciter_sub; /* exciter at the sub-step */
+  modal_object exciter; /* one mode: the drive spring (velocity drive) */
+  fractal_noise noise;
+  elasto_plastic law;
+  friction_drive drive;
+  double sample_rate;
+  double exciter_mass;   /* kg */
+  double bow_velocity;   /* m/s, the anchor (velocity drive) */
+  double ext_force;      /* N, along the surface (force drive) */
+  double normal_force;   /* N, as set */
+  double fn;             /* N, gliding to it */
+  double exciter_v;      /* m/s, free exciter (force drive) */
+  double anchor_v;       /* m/s, the anchor's velocity now */
+  double z, zdot, force; /* bristles and friction force, last instant */
+  double v;              /* relative velocity, last instant */
+  double relax;          /* -dz'/dz of the bristles, 1/s */
+  int substeps;          /* per sample */
+  bool object_changed;
+
+  /* block means, for meters */
+  double mean_force, mean_slip;
+  friction_stats stats;
+} friction;
+
+void friction_init(friction* fr, double sample_rate, uint64_t seed);
+void friction_set_law(friction* fr, elasto_plastic law);
+void friction_set_exciter(friction* fr, double mass, friction_drive drive);
+/* Bow velocity (velocity drive) and external force (force drive) now; the
+ * player's controls are smoothed by the caller. */
+void friction_set_motion(friction* fr, double bow_velocity, double ext_force);
+void friction_set_normal_force(friction* fr, double normal_force);
+void friction_set_noise(friction* fr, double beta);
+
+/* Run exciter and object for `frames` samples, adding scale * pickup
+ * velocities to the outputs.  Bow velocity and normal force glide to the
+ * values set (5 ms), so that automation never clicks.  Tell it when the
+ * object's table changed. */
+void friction_process(friction* fr, modal_object* o, int frames,
+                      float* out_l, float* out_r, double scale);
+void friction_object_changed(friction* fr);
+
+/* Exciter and bristles back to rest (the object is left as it is). */
+void friction_reset(friction* fr);
+bool friction_is_finite(const friction* fr);
+
+#endif

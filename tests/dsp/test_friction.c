@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The friction interactor ([ch8] 8.3.2, 8.A):
+ * 1. steady sliding at a constant relative velocity gives the Stribeck
+ *    force sigma0 z_ss(v) + sigma2 v within 1 %, over 4 decades of v and
+ *    both signs;
+ * 2. below breakaway the contact is elastic: a force under the breakaway
+ *    force deflects the bristles to f / sigma0 and nothing drifts;
+ * 3. stick-slip of an exciter on a single 100 Hz mode driven at 0.05 m/s
+ *    is periodic, and its period and peak-to-peak displacement agree
+ *    within 2 % with the same model run at 8x the sample rate;
+ * 4. Newton on z' over a grid of normal forces, velocities, bristle
+ *    stiffnesses, both drives and two rates never fails, with a median of
+ *    at most 3 and a maximum of at most 8 iterations.
+ */
+#include "check.h"
+#include "friction.h"
+#include "modal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static modal_object o;
+static friction fr;
+static float l[4800], r[4800];
+
+static void
+setup(double rate, int modes, double mass, friction_drive drive)
+{
+  static const double freq[3] = {100.0, 470.0, 1330.0};
+  static const double decay[3] = {1.0, 0.5, 0.3};
+  modal_init(&o, rate);
+  modal_set_count(&o, modes);
+  modal_set_mass(&o, mass);
+  for (int i = 0; i < modes; ++i)
+    modal_set_mode(&o, i, freq[i], decay[i], 1.0 / (1 + i));
+  modal_update(&o);
+  friction_init(&fr, rate, 7);
+  friction_set_exciter(&fr, 0.01, drive);
+}
+
+static void
+run(double seconds)
+{
+  const long frames = (long)(seconds * fr.sample_rate);
+  for (long done = 0; done < frames; done += 4800)
+    friction_process(&fr, &o, (int)(frames - done < 4800 ? frames - done : 4800),
+                     l, r, 1.0);
+}
+
+/* period (s) and peak-to-peak displacement of the mode after 2 s, and the
+ * spread of the periods relative to their mean */
+static void
+stick_slip(double rate, double* period, double* pp, double* jitter)
+{
+  setup(rate, 1, 0.1, FRICTION_DRIVE_VELOCITY);
+  friction_set_normal_force(&fr, 1.0);
+  friction_set_motion(&fr, 0.05, 0.0);
+  run(2.0);
+  const long n = (long)(2.0 * rate);
+  double* x = (double*)malloc(sizeof(double) * (size_t)n);
+  double mean = 0.0;
+  for (long i = 0; i < n; ++i) {
+    friction_process(&fr, &o, 1, l, r, 1.0);
+    x[i] = o.x[0];
+    mean += x[i] / n;
+  }
+  double lo = INFINITY, hi = -INFINITY, last = -1.0, sum = 0.0, sum2 = 0.0;
+  int k = 0;
+  for (long i = 1; i < n; ++i) {
+    lo = fmin(lo, x[i]);
+    hi = fmax(hi, x[i]);
+    const double a = x[i - 1] - mean, b = x[i] - mean;
+    if (a < 0.0 && b >= 0.0) { /* upward crossing, interpolated */
+      const double t = (i - 1 + a / (a - b)) / rate;
+      if (last >= 0.0) {
+        sum += t - last;
+        sum2 += (t - last) * (t - last);
+        ++k;
+      }
+      last = t;
+    }
+  }
+  free(x);
+  *period = sum / k;
+  *pp = hi - lo;
+  *jitter = sqrt(fmax(sum2 / k - *period * *period, 0.0)) / *period;
+}
+
+int
+main(void)
+{
+  /* 1. steady sliding over a rigid object */
+  double worst = 0.0;
+  for (int sign = -1; sign <= 1; sign += 2)
+    for (double v = 1e-3; v < 11.0; v *= sqrt(10.0)) {
+      setup(48000.0, 0, 1.0, FRICTION_DRIVE_VELOCITY);
+      friction_set_normal_force(&fr, 1.0);
+      friction_set_motion(&fr, sign * v, 0.0);
+      run(4.0);
+      double dz;
+      const double expected =
+        fr.law.sigma0 * ep_steady_z(&fr.law, 1.0, sign * v, &dz) +
+        fr.law.sigma2 * sign * v;
+      worst = fmax(worst, fabs(fr.force / expected - 1.0));
+      CHECK(fabs(fr.v / (sign * v) - 1.0) < 1e-6, "not sliding at %g m/s",
+            sign * v);
+    }
+  printf("steady sliding, 1e-3..10 m/s both ways: force off the Stribeck "
+         "curve by %.2e at worst\n",
+         worst);
+  CHECK(worst < 0.01, "steady force off by %g", worst);
+
+  /* 2. below breakaway: a free exciter pushed by 0.1 N; breakaway needs
+   * c mu_d f_N = 0.21 N */
+  setup(48000.0, 0, 1.0, FRICTION_DRIVE_FORCE);
+  friction_set_normal_force(&fr, 1.0);
+  friction_set_motion(&fr, 0.0, 0.1);
+  run(2.0);
+  double drift = 0.0;
+  for (int i = 0; i < 8 * 48000; ++i) {
+    friction_process(&fr, &o, 1, l, r, 1.0);
+    drift += fr.v / 48000.0;
+  }
+  printf("below breakaway: z = %.6e m (f / sigma0 = %.6e), drift over 8 s "
+         "%.2e m\n",
+         fr.z, 0.1 / fr.law.sigma0, drift);
+  check_rel("elastic deflection f / sigma0", fr.z, 0.1 / fr.law.sigma0, 1e-6);
+  check_rel("elastic force", fr.force, 0.1, 1e-6);
+  CHECK(fabs(drift) < 1e-12, "the exciter drifted by %g m", drift);
+
+  /* 3. stick-slip, and the same at 8x the rate */
+  double p1, a1, j1, p8, a8, j8;
+  stick_slip(48000.0, &p1, &a1, &j1);
+  stick_slip(384000.0, &p8, &a8, &j8);
+  printf("stick-slip on 100 Hz at 0.05 m/s: period %.6f ms, p-p %.6e m, "
+         "period spread %.1e (48 kHz); %.6f ms, %.6e m (384 kHz)\n",
+         1e3 * p1, a1, j1, 1e3 * p8, a8);
+  check_rel("period vs 8x the rate", p1, p8, 0.02);
+  check_rel("peak-to-peak vs 8x the rate", a1, a8, 0.02);
+  CHECK(j1 < 1e-3, "not periodic: period spread %g", j1);
+  CHECK(fabs(p1 * 100.0 - 1.0) < 0.05, "not locked to the mode: %g s", p1);
+
+  /* 4. Newton over the grid */
+  static const double forces[] = {0.01, 0.1, 0.5, 1, 5, 10, 50};
+  static const double speeds[] = {-2, -0.3, -0.03, -0.003, 0.001,
+                                  0.01, 0.1, 1, 2};
+  static const double rates[] = {48000.0, 96000.0};
+  uint64_t hist[FRICTION_NEWTON_CAP + 1] = {0}, solves = 0, caps = 0;
+  for (int k = 0; k < 2; ++k)
+    for (int d = 0; d < 2; ++d)
+      for (size_t a = 0; a < sizeof(forces) / sizeof(forces[0]); ++a)
+        for (size_t b = 0; b < sizeof(speeds) / sizeof(speeds[0]); ++b)
+          for (double s0 = 1e2; s0 < 2e8; s0 *= 10.0) {
+            setup(rates[k], 3, 0.1,
+                  d ? FRICTION_DRIVE_FORCE : FRICTION_DRIVE_VELOCITY);
+            elasto_plastic law = fr.law;
+            law.sigma0 = s0;
+            law.sigma1 = 0.1 * sqrt(s0 / 1e4);
+            law.sigma3 = 0.05;
+            friction_set_law(&fr, law);
+            friction_set_normal_force(&fr, forces[a]);
+            friction_set_motion(&fr, speeds[b], speeds[b] * forces[a]);
+            run(0.5);
+            for (int i = 0; i <= FRICTION_NEWTON_CAP; ++i)
+              hist[i] += fr.stats.histogram[i];
+            solves += fr.stats.solves;
+            caps += fr.stats.cap_hits;
+          }
+  int median = -1, max = 0;
+  uint64_t below = 0;
+  printf("Newton on z': %llu solves\n", (unsigned long long)solves);
+  for (int i = 0; i <= FRICTION_NEWTON_CAP; ++i) {
+    if (hist[i])
+      printf("  %2d iterations: %llu\n", i, (unsigned long long)hist[i]);
+    below += hist[i];
+    if (median < 0 && 2 * below >= solves)
+      median = i;
+    if (hist[i])
+      max = i;
+  }
+  printf("median %d, maximum %d, cap hits %llu\n", median, max,
+         (unsigned long long)caps);
+  CHECK(caps == 0, "Newton hit its cap %llu times", (unsigned long long)caps);
+  CHECK(median <= 3, "median %d", median);
+  CHECK(max <= 8, "maximum %d", max);
+  return check_done("test_friction");
+}
