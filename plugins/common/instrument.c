@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: ISC */
+#include "instrument.h"
+
+#include "dsp_util.h"
+#include "midi.h"
+
+#include <lv2/atom/util.h>
+#include <lv2/options/options.h>
+#include <lv2/worker/worker.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A voice below this output level, no longer driving its object, is
+ * freed; a stolen voice fades out over steal_fade_s; gain changes glide
+ * with gain_smoothing_s. */
+static const double silence = 1e-6; /* -120 dBFS */
+static const double steal_fade_s = 0.005;
+static const double gain_smoothing_s = 0.005;
+
+/* ---- voices ----------------------------------------------------------- */
+
+static void
+tune_voice(instrument* in, int v)
+{
+  object_tune(&in->object, in->cls->voice_object(in, v), in->slots[v].note,
+              in->bend, in->slots[v].damped);
+  in->cls->object_changed(in, v);
+}
+
+static void
+free_voice(instrument* in, int v)
+{
+  in->cls->reset(in, v);
+  in->slots[v].sounding = false;
+  in->slots[v].fade = 1.0f;
+}
+
+static void
+set_damped(instrument* in, int v, bool damped)
+{
+  if (in->slots[v].damped != damped) {
+    in->slots[v].damped = damped;
+    tune_voice(in, v);
+  }
+}
+
+/* the key is up and the pedal lets go: the instrument lifts its exciter,
+ * the damper (when on) falls on the object */
+static void
+release(instrument* in, int v)
+{
+  voice_slot* s = &in->slots[v];
+  s->key_down = false;
+  if (in->sustain) {
+    s->sustained = true;
+    return;
+  }
+  s->sustained = false;
+  in->cls->note_off(in, v);
+  if (in->object.damper)
+    set_damped(in, v, true);
+}
+
+static void
+note_on(instrument* in, int note, int velocity)
+{
+  const int fade = (int)(steal_fade_s * in->host.sample_rate);
+  int v;
+  if (in->object.pitch_track) {
+    v = voices_find(in->slots, INSTRUMENT_VOICES, note);
+    if (v < 0)
+      v = voices_allocate(in->slots, INSTRUMENT_VOICES, INSTRUMENT_POLYPHONY,
+                          fade);
+  } else {
+    v = 0; /* one object for every note */
+    ++in->keys_down;
+  }
+  voice_slot* s = &in->slots[v];
+  const bool fresh = !s->sounding || s->fade < 1.0f ||
+                     (in->object.pitch_track && s->note != note);
+  if (fresh) {
+    free_voice(in, v);
+    s->note = note;
+    s->damped = false;
+    tune_voice(in, v);
+  } else {
+    s->note = note;
+    set_damped(in, v, false);
+  }
+  s->sounding = true;
+  s->key_down = true;
+  s->sustained = false;
+  s->fade = 1.0f;
+  s->level = 1.0f;
+  s->started = ++in->starts;
+  in->last_started = v;
+  in->cls->note_on(in, v, velocity, fresh);
+}
+
+static void
+note_off(instrument* in, int note)
+{
+  if (!in->object.pitch_track) {
+    if (in->keys_down > 0 && --in->keys_down == 0 && in->slots[0].sounding)
+      release(in, 0);
+    return;
+  }
+  for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+    if (in->slots[v].sounding && in->slots[v].key_down &&
+        in->slots[v].note == note)
+      release(in, v);
+}
+
+static void
+control_change(instrument* in, int number, int value)
+{
+  switch (number) {
+  case 64: /* sustain pedal: held notes go on until it lifts */
+    in->sustain = value >= 64;
+    if (!in->sustain)
+      for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+        if (in->slots[v].sounding && in->slots[v].sustained)
+          release(in, v);
+    break;
+  case 120: /* all sound off */
+    for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+      free_voice(in, v);
+    break;
+  case 121: /* reset all controllers */
+    in->bend = 0.0;
+    in->retune = true;
+    control_change(in, 64, 0);
+    in->cls->pressure(in, -1, 0.0);
+    in->cls->controller(in, 1, 0);
+    break;
+  case 123: /* all notes off */
+    in->keys_down = 0;
+    for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+      if (in->slots[v].sounding && in->slots[v].key_down)
+        release(in, v);
+    break;
+  default:
+    in->cls->controller(in, number, value);
+    break;
+  }
+}
+
+static void
+handle_midi(instrument* in, const uint8_t* data, uint32_t size)
+{
+  midi_message m;
+  if (!midi_parse(data, size, &m)) {
+    in->report.bad_midi++;
+    return;
+  }
+  switch (m.kind) {
+  case MIDI_NOTE_ON:
+    note_on(in, m.data1, m.data2);
+    break;
+  case MIDI_NOTE_OFF:
+    note_off(in, m.data1);
+    break;
+  case MIDI_CONTROL:
+    control_change(in, m.data1, m.data2);
+    break;
+  case MIDI_PITCH_BEND:
+    in->bend = m.bend / 8192.0 * in->object.bend_range;
+    in->retune = true;
+    break;
+  case MIDI_CHANNEL_PRESSURE:
+    in->cls->pressure(in, -1, m.data1 / 127.0);
+    break;
+  case MIDI_POLY_PRESSURE:
+    for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+      if (in->slots[v].sounding &&
+          (!in->object.pitch_track || in->slots[v].note == m.data1))
+        in->cls->pressure(in, v, m.data2 / 127.0);
+    break;
+  default:
+    break;
+  }
+}
+
+/* ---- rendering -------------------------------------------------------- */
+
+static void
+render_voice(instrument* in, int v, float* out_l, float* out_r, int frames)
+{
+  voice_slot* s = &in->slots[v];
+  memset(in->scratch_l, 0, sizeof(float) * (size_t)frames);
+  memset(in->scratch_r, 0, sizeof(float) * (size_t)frames);
+  in->cls->render(in, v, in->scratch_l, in->scratch_r, frames);
+  if (!in->cls->finite(in, v)) {
+    in->report.voice_resets++;
+    free_voice(in, v);
+    return;
+  }
+  float fade = s->fade;
+  for (int t = 0; t < frames; ++t) {
+    if (fade < 1.0f) {
+      fade = fade > s->fade_step ? fade - s->fade_step : 0.0f;
+      out_l[t] += fade * in->scratch_l[t];
+      out_r[t] += fade * in->scratch_r[t];
+    } else {
+      out_l[t] += in->scratch_l[t];
+      out_r[t] += in->scratch_r[t];
+    }
+  }
+  s->fade = fade;
+
+  double reach, speed;
+  modal_bounds(in->cls->voice_object(in, v), &reach, &speed);
+  s->level = (float)speed;
+  if (fade <= 0.0f || (!in->cls->busy(in, v) && speed * in->object.gain < silence))
+    free_voice(in, v);
+}
+
+static void
+render(instrument* in, uint32_t from, uint32_t to)
+{
+  float* out_l = in->ports[in->cls->out_l];
+  float* out_r = in->ports[in->cls->out_r];
+  while (from < to) {
+    const int frames =
+      (int)(to - from < INSTRUMENT_CHUNK ? to - from : INSTRUMENT_CHUNK);
+    if (in->retune) {
+      for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+        if (in->slots[v].sounding)
+          tune_voice(in, v);
+      in->retune = false;
+    }
+    for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+      if (in->slots[v].sounding)
+        render_voice(in, v, out_l + from, out_r + from, frames);
+
+    /* output gain, smoothed so that automation does not click */
+    double g = in->gain_now;
+    const double target = in->object.gain;
+    for (int t = 0; t < frames; ++t) {
+      g += (target - g) * in->gain_coeff;
+      out_l[from + t] *= (float)g;
+      out_r[from + t] *= (float)g;
+    }
+    in->gain_now = g;
+    from += (uint32_t)frames;
+  }
+}
+
+/* whatever happened, never hand the host NaN, Inf or a runaway level */
+static void
+sanitize(float* out, uint32_t frames)
+{
+  for (uint32_t t = 0; t < frames; ++t) {
+    const float x = out[t];
+    out[t] = !isfinite(x) ? 0.0f : x > 16.0f ? 16.0f : x < -16.0f ? -16.0f : x;
+  }
+}
+
+static void
+apply_controls(instrument* in)
+{
+  object_settings_read(&in->object, in->values + in->cls->object_port);
+  in->cls->controls(in);
+  in->retune = true;
+}
+
+void
+instrument_run(LV2_Handle h, uint32_t n_samples)
+{
+  instrument* in = (instrument*)h;
+  float* out_l = in->ports[in->cls->out_l];
+  float* out_r = in->ports[in->cls->out_r];
+  if (!out_l || !out_r)
+    return;
+  const unsigned fp_mode = dsp_flush_denormals();
+
+  if (controls_read(in->cls->info, in->ports, in->values, &in->report))
+    apply_controls(in);
+  if (in->activated) {
+    in->gain_now = in->object.gain; /* start where the host set it */
+    in->activated = false;
+  }
+  memset(out_l, 0, sizeof(float) * n_samples);
+  memset(out_r, 0, sizeof(float) * n_samples);
+
+  uint32_t t = 0;
+  const LV2_Atom_Sequence* seq =
+    (const LV2_Atom_Sequence*)in->ports[in->cls->midi_in];
+  if (seq && seq->atom.type == in->host.uris.atom_Sequence) {
+    LV2_ATOM_SEQUENCE_FOREACH (seq, ev) {
+      const int64_t at = ev->time.frames;
+      const uint32_t frame = at < (int64_t)t           ? t
+                             : at > (int64_t)n_samples ? n_samples
+                                                       : (uint32_t)at;
+      render(in, t, frame);
+      t = frame;
+      if (ev->body.type == in->host.uris.midi_MidiEvent)
+        handle_midi(in, (const uint8_t*)LV2_ATOM_BODY_CONST(&ev->body),
+                    ev->body.size);
+    }
+  }
+  render(in, t, n_samples);
+
+  sanitize(out_l, n_samples);
+  sanitize(out_r, n_samples);
+  in->cls->meters(in);
+  plugin_host_report(&in->host, &in->report, n_samples);
+  dsp_restore_fp_mode(fp_mode);
+}
+
+/* ---- life cycle ------------------------------------------------------- */
+
+LV2_Handle
+instrument_instantiate(const instrument_class* cls, double rate,
+                       const LV2_Feature* const* features)
+{
+  instrument* in = (instrument*)calloc(1, sizeof(instrument));
+  if (!in)
+    return NULL;
+  in->cls = cls;
+  in->user = calloc(1, cls->user_size ? cls->user_size : 1);
+  in->ports = (float**)calloc((size_t)cls->info->n_ports, sizeof(float*));
+  in->values = (float*)calloc((size_t)cls->info->n_ports, sizeof(float));
+  in->voices = aligned_alloc(64, cls->voice_size * INSTRUMENT_VOICES);
+  if (!in->user || !in->ports || !in->values || !in->voices ||
+      !plugin_host_init(&in->host, cls->info, rate, features)) {
+    instrument_cleanup(in);
+    return NULL;
+  }
+  for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
+    cls->voice_init(in, v);
+    in->slots[v] = (voice_slot){.note = -1, .fade = 1.0f};
+  }
+  in->last_started = -1;
+  in->gain_coeff = -expm1(-1.0 / (gain_smoothing_s * rate));
+  controls_defaults(cls->info, in->values);
+  apply_controls(in);
+  in->gain_now = in->object.gain;
+  return in;
+}
+
+void
+instrument_connect_port(LV2_Handle h, uint32_t port, void* data)
+{
+  instrument* in = (instrument*)h;
+  if (port < (uint32_t)in->cls->info->n_ports)
+    in->ports[port] = (float*)data;
+}
+
+void
+instrument_activate(LV2_Handle h)
+{
+  instrument* in = (instrument*)h;
+  for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+    free_voice(in, v);
+  in->last_started = -1;
+  in->bend = 0.0;
+  in->sustain = false;
+  in->keys_down = 0;
+  in->cls->pressure(in, -1, 0.0);
+  in->cls->controller(in, 1, 0);
+  in->activated = true;
+}
+
+void
+instrument_cleanup(LV2_Handle h)
+{
+  instrument* in = (instrument*)h;
+  if (!in)
+    return;
+  free(in->voices);
+  free(in->values);
+  free(in->ports);
+  free(in->user);
+  free(in);
+}
+
+static LV2_Worker_Status
+work(LV2_Handle instance, LV2_Worker_Respond_Function respond,
+     LV2_Worker_Respond_Handle handle, uint32_t size, const void* data)
+{
+  (void)respond;
+  (void)handle;
+  instrument* in = (instrument*)instance;
+  return plugin_host_work(&in->host, in->cls->info, size, data);
+}
+
+static LV2_Worker_Status
+work_response(LV2_Handle instance, uint32_t size, const void* data)
+{
+  (void)instance;
+  (void)size;
+  (void)data;
+  return LV2_WORKER_SUCCESS;
+}
+
+/* Block-length options may change at any time; any length is fine. */
+static uint32_t
+options_set(LV2_Handle instance, const LV2_Options_Option* options)
+{
+  (void)instance;
+  (void)options;
+  return LV2_OPTIONS_SUCCESS;
+}
+
+static uint32_t
+options_get(LV2_Handle instance, LV2_Options_Option* options)
+{
+  instrument* in = (instrument*)instance;
+  uint32_t status = LV2_OPTIONS_SUCCESS;
+  for (int i = 0; options && options[i].key; ++i) {
+    if (options[i].key == in->host.uris.param_sampleRate) {
+      in->rate_option = (float)in->host.sample_rate;
+      options[i].size = sizeof(float);
+      options[i].type = in->host.uris.atom_Float;
+      options[i].value = &in->rate_option;
+    } else {
+      status |= LV2_OPTIONS_ERR_BAD_KEY;
+    }
+  }
+  return status;
+}
+
+const void*
+instrument_extension_data(const char* uri)
+{
+  static const LV2_Worker_Interface worker = {work, work_response, NULL};
+  static const LV2_Options_Interface options = {options_get, options_set};
+  if (!strcmp(uri, LV2_WORKER__interface))
+    return &worker;
+  if (!strcmp(uri, LV2_OPTIONS__interface))
+    return &options;
+  return NULL;
+}

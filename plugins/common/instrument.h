@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * What the instruments share: the LV2 life cycle, control ports, MIDI,
+ * voices (allocation, stealing, the damper, the sustain pedal, pitch
+ * bend), rendering and the bad-input report.  Each instrument describes
+ * its voices with an instrument_class; run() only forwards ports and
+ * events to it.
+ *
+ * MIDI: note-on starts a voice (pitch tracking: one object per note, a
+ * note still sounding is played again; without: one object for every
+ * note); note-off releases it, deferred while the sustain pedal (CC64) is
+ * down; pitch bend bends the objects; channel and polyphonic pressure and
+ * CC1 go to the instrument; CC120 silences, CC121 resets controllers,
+ * CC123 releases every note.  Malformed events are skipped and reported.
+ */
+#ifndef CONTACT_INSTRUMENT_H
+#define CONTACT_INSTRUMENT_H
+
+#include "controls.h"
+#include "glue.h"
+#include "modal.h"
+#include "object.h"
+#include "port_info.h"
+#include "voices.h"
+
+#include <lv2/core/lv2.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+  INSTRUMENT_POLYPHONY = 16,
+  INSTRUMENT_VOICES = INSTRUMENT_POLYPHONY + 1, /* the spare lets a stolen
+                                                   voice fade */
+  INSTRUMENT_CHUNK = 256, /* samples rendered per voice at a time */
+};
+
+typedef struct instrument instrument;
+
+typedef struct instrument_class {
+  const plugin_info* info;
+  int object_port; /* index of the object's first port */
+  int out_l, out_r, midi_in;
+  size_t voice_size; /* bytes, a multiple of 64 */
+  size_t user_size;  /* bytes of the instrument's own state (in->user) */
+
+  void (*voice_init)(instrument* in, int v);
+  modal_object* (*voice_object)(instrument* in, int v);
+  /* read the instrument's own controls (the object's are read already) */
+  void (*controls)(instrument* in);
+  /* a note starts or restarts voice v (its object already tuned) */
+  void (*note_on)(instrument* in, int v, int velocity, bool fresh);
+  /* the key of voice v is up (and the pedal too) */
+  void (*note_off)(instrument* in, int v);
+  /* pressure 0..1 on voice v (-1: every voice), and controllers */
+  void (*pressure)(instrument* in, int v, double pressure);
+  void (*controller)(instrument* in, int number, int value);
+  /* add `frames` of voice v to l and r (velocity, m/s) */
+  void (*render)(instrument* in, int v, float* l, float* r, int frames);
+  /* the voice still drives its object (hammer in play, exciter down) */
+  bool (*busy)(instrument* in, int v);
+  bool (*finite)(instrument* in, int v);
+  /* back to rest (silent) */
+  void (*reset)(instrument* in, int v);
+  /* its object was retuned */
+  void (*object_changed)(instrument* in, int v);
+  void (*meters)(instrument* in);
+} instrument_class;
+
+struct instrument {
+  const instrument_class* cls;
+  float** ports; /* n_ports */
+  float* values; /* clamped control values */
+  plugin_host host;
+  input_report report;
+  void* voices; /* INSTRUMENT_VOICES of cls->voice_size, 64-byte aligned */
+  voice_slot slots[INSTRUMENT_VOICES];
+  object_settings object;
+  int last_started; /* voice the meters follow, or -1 */
+  uint32_t starts;
+  double bend; /* semitones */
+  bool retune;
+  bool sustain;
+  int keys_down;
+  double gain_now, gain_coeff;
+  bool activated;
+  float rate_option;
+  float scratch_l[INSTRUMENT_CHUNK], scratch_r[INSTRUMENT_CHUNK];
+  void* user; /* the instrument's own state */
+};
+
+static inline void*
+instrument_voice(instrument* in, int v)
+{
+  return (char*)in->voices + (size_t)v * in->cls->voice_size;
+}
+
+/* The LV2 entry points: a plugin's instantiate() calls
+ * instrument_instantiate() with its class, the rest are shared
+ * (extension_data gives the worker and options interfaces). */
+LV2_Handle instrument_instantiate(const instrument_class* cls, double rate,
+                                  const LV2_Feature* const* features);
+void instrument_connect_port(LV2_Handle h, uint32_t port, void* data);
+void instrument_activate(LV2_Handle h);
+void instrument_run(LV2_Handle h, uint32_t frames);
+void instrument_cleanup(LV2_Handle h);
+const void* instrument_extension_data(const char* uri);
+
+#endif
