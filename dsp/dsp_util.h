@@ -15,6 +15,14 @@
 #define DSP_VECTOR_CLONES
 #endif
 
+/* Inner helpers of a DSP_VECTOR_CLONES function are forced inline so that
+ * they are compiled for each of its targets. */
+#if defined(__GNUC__)
+#define DSP_INLINE inline __attribute__((always_inline))
+#else
+#define DSP_INLINE inline
+#endif
+
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
 #endif

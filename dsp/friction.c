@@ -10,78 +10,275 @@
 /* time constant of the anchor (bow velocity) and normal force glides */
 static const double glide_s = 0.005;
 
+/* sin and cos on [-pi/2, pi/2] by their Taylor series (to x^17 and x^18:
+ * error below 1e-16 there), for the sinusoidal transition of eq 8.19.
+ * Evaluated by Estrin's scheme in y = x^2: it sits on Newton's critical
+ * path, and Estrin's depth is log2 of Horner's. */
+static DSP_INLINE void
+sin_cos_half_turn(double x, double* s, double* c)
+{
+  const double y = x * x, y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
+  /* sin x / x = sum (-y)^k / (2k+1)!, cos x = sum (-y)^k / (2k)! */
+  const double s01 = 1.0 - y * (1.0 / 6.0), s23 = 1.0 / 120.0 - y * (1.0 / 5040.0);
+  const double s45 = 1.0 / 362880.0 - y * (1.0 / 39916800.0);
+  const double s67 = 1.0 / 6227020800.0 - y * (1.0 / 1307674368000.0);
+  const double s8 = 1.0 / 355687428096000.0;
+  const double c01 = 1.0 - y * (1.0 / 2.0), c23 = 1.0 / 24.0 - y * (1.0 / 720.0);
+  const double c45 = 1.0 / 40320.0 - y * (1.0 / 3628800.0);
+  const double c67 = 1.0 / 479001600.0 - y * (1.0 / 87178291200.0);
+  const double c89 = 1.0 / 20922789888000.0 - y * (1.0 / 6402373705728000.0);
+  *s = x * ((s01 + y2 * s23) + y4 * (s45 + y2 * s67) + y8 * s8);
+  *c = (c01 + y2 * c23) + y4 * (c45 + y2 * c67) + y8 * c89;
+}
+
 static double
 sign(double x)
 {
   return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : 0.0;
 }
 
-/* |z_ss|(v) = (f_c + (f_s - f_c) e^{-(v/v_s)^2}) / sigma0, eq 8.17 */
-static double
-steady_magnitude(const elasto_plastic* law, double fn, double v,
-                 double* dm_dv)
-{
-  const double fc = law->mu_d * fn, fs = law->mu_s * fn;
-  const double r = v / law->stribeck;
-  const double e = exp(-r * r);
-  /* eq 8.48 without the sign: d|z_ss|/dv */
-  *dm_dv = (fs - fc) * e * (-2.0 * r / law->stribeck) / law->sigma0;
-  return (fc + (fs - fc) * e) / law->sigma0;
-}
-
-double
-ep_steady_z(const elasto_plastic* law, double fn, double v, double* dz_dv)
-{
-  double dm;
-  const double m = steady_magnitude(law, fn, v, &dm);
-  *dz_dv = sign(v) * dm;
-  return sign(v) * m;
-}
+/* What z' needs that depends only on the normal force, computed once per
+ * step: |z_ss|(v) = base + dip e^{-(v/v_s)^2} (eq 8.17) and z_ba. */
+typedef struct bristles {
+  double base;     /* f_c / sigma0 */
+  double dip;      /* (f_s - f_c) / sigma0 */
+  double inv_vs;   /* 1 / v_s */
+  double zba;      /* breakaway displacement */
+  double largest;  /* max |z_ss| = max(f_c, f_s) / sigma0 */
+} bristles;
 
 /* breakaway displacement, eq 8.28.  z_ba < min_v z_ss must hold for alpha
  * to be defined; the printed c mu_d f_N / sigma0 assumes mu_s >= mu_d, so
  * the smaller coefficient is used. */
-static double
-breakaway(const elasto_plastic* law, double fn)
+static bristles
+bristles_of(const elasto_plastic* law, double fn)
 {
-  const double mu = law->mu_d < law->mu_s ? law->mu_d : law->mu_s;
-  return law->breakaway * mu * fn / law->sigma0;
+  const double mu_min = law->mu_d < law->mu_s ? law->mu_d : law->mu_s;
+  const double per_sigma0 = fn / law->sigma0;
+  const double mu_max = law->mu_d < law->mu_s ? law->mu_s : law->mu_d;
+  return (bristles){law->mu_d * per_sigma0, (law->mu_s - law->mu_d) * per_sigma0,
+                    1.0 / law->stribeck, law->breakaway * mu_min * per_sigma0,
+                    mu_max * per_sigma0};
+}
+
+/* the same for a normal force fn given what it is for 1 N */
+static bristles
+bristles_scaled(const bristles* per_newton, double fn)
+{
+  return (bristles){per_newton->base * fn, per_newton->dip * fn,
+                    per_newton->inv_vs, per_newton->zba * fn,
+                    per_newton->largest * fn};
+}
+
+/* e^{-r2}, with a memo of the last value computed in full: the iterates of
+ * one Newton solve differ little in v, and e^{-r2} = e^{-r2'} e^{-d} with
+ * e^{-d} by its series to d^4 is exact to rounding for |d| < 1e-3 */
+typedef struct gaussian_memo {
+  double r2, e;
+} gaussian_memo;
+
+static DSP_INLINE double
+gaussian(double r2, gaussian_memo* memo)
+{
+  const double d = r2 - memo->r2;
+  if (fabs(d) < 1e-3)
+    return memo->e *
+           (1.0 - d * (1.0 - d * (0.5 - d * (1.0 / 6.0 - d * (1.0 / 24.0)))));
+  memo->r2 = r2;
+  memo->e = exp(-r2);
+  return memo->e;
+}
+
+/* |z_ss|(v) and its derivative in v (eq 8.48 without the sign) */
+static DSP_INLINE double
+steady_magnitude(const bristles* b, double v, double* dm_dv,
+                 gaussian_memo* memo)
+{
+  const double r = v * b->inv_vs;
+  const double e = b->dip * gaussian(r * r, memo);
+  *dm_dv = -2.0 * r * b->inv_vs * e;
+  return b->base + e;
+}
+
+static const gaussian_memo no_memo = {-INFINITY, 0.0};
+
+double
+ep_steady_z(const elasto_plastic* law, double fn, double v, double* dz_dv)
+{
+  const bristles b = bristles_of(law, fn);
+  gaussian_memo memo = no_memo;
+  double dm;
+  const double m = steady_magnitude(&b, v, &dm, &memo);
+  *dz_dv = sign(v) * dm;
+  return sign(v) * m;
+}
+
+/* z' at one point, with what Newton needs of it, and what its second
+ * partials are computed from if they are needed (zdot_second_partials) */
+typedef struct zdot_eval {
+  double value;      /* z' */
+  double d_dv, d_dz; /* its partials, eq 8.45 */
+  bool engaged;      /* alpha > 0 */
+  bool transition;   /* 0 < alpha < 1 */
+  double v, a;       /* |v|, |z| */
+  double m, m_v;     /* |z_ss| and d|z_ss| / dv */
+  double inv_m, inv_span, u, u_m; /* 1/|z_ss|, 1/(|z_ss| - z_ba), u, du/dm */
+  double sn, c;      /* sin(pi u), pi/2 cos(pi u) */
+  double alpha, alpha_a, alpha_m, phi_m;
+} zdot_eval;
+
+static DSP_INLINE void
+zdot(const bristles* b, double v, double z, gaussian_memo* memo, zdot_eval* e)
+{
+  if (v == 0.0) {
+    *e = (zdot_eval){.d_dv = 1.0};
+    return;
+  }
+  double m_v;
+  const double m = steady_magnitude(b, v, &m_v, memo);
+  const double a = fabs(z);
+  /* alpha and its partials in |z| and in |z_ss| (eqs 8.18-8.19, 8.46-8.47):
+   * zero unless z and v agree in sign and |z| passed breakaway, one from
+   * z_ss on, the sinusoid between.  All three are computed and one is
+   * selected: stick-slip moves between them too often for a branch to be
+   * predicted.  z_ba < z_ss, so span > 0. */
+  const double span = m - b->zba;
+  const double q = 1.0 / (m * span);
+  const double inv_m = span * q, inv_span = m * q;
+  const double u = (a - 0.5 * (m + b->zba)) * inv_span;
+  const double u_m = (b->zba - a) * inv_span * inv_span;
+  double sn, cs;
+  sin_cos_half_turn(DSP_PI * (u < -0.5 ? -0.5 : u > 0.5 ? 0.5 : u), &sn, &cs);
+  const double c = 0.5 * DSP_PI * cs;
+  const bool engaged = z * v > 0.0 && a > b->zba;
+  const bool transition = engaged && a < m;
+  const double alpha = transition ? 0.5 * (1.0 + sn) : engaged ? 1.0 : 0.0;
+  const double alpha_a = transition ? c * inv_span : 0.0;
+  const double alpha_m = transition ? c * u_m : 0.0;
+  /* z' = v (1 - phi), phi = alpha |z| / |z_ss| */
+  const double phi = alpha * a * inv_m;
+  const double phi_m = a * (alpha_m - alpha * inv_m) * inv_m;
+  *e = (zdot_eval){
+    .value = v * (1.0 - phi),
+    .d_dv = 1.0 - phi - v * phi_m * m_v,              /* eq 8.45 */
+    .d_dz = -fabs(v) * inv_m * (a * alpha_a + alpha), /* eq 8.45 */
+    .engaged = engaged,
+    .transition = transition,
+    .v = fabs(v),
+    .a = a,
+    .m = m,
+    .m_v = m_v,
+    .inv_m = inv_m,
+    .inv_span = inv_span,
+    .u = u,
+    .u_m = u_m,
+    .sn = sn,
+    .c = c,
+    .alpha = alpha,
+    .alpha_a = alpha_a,
+    .alpha_m = alpha_m,
+    .phi_m = phi_m,
+  };
+}
+
+/* The second partials of |z'| in V = |v| and A = |z| where engaged (z' is
+ * odd, so along a line they give |z'|'' up to its sign).  With
+ * phi = alpha A / m, m = |z_ss|(V), alpha = (1 + S(u)) / 2, S = sin pi u:
+ *     z'_AA = -V phi_AA,  z'_VA = -phi_A - V phi_Am m_V,
+ *     z'_VV = -2 phi_m m_V - V (phi_mm m_V^2 + phi_m m_VV). */
+static DSP_INLINE void
+zdot_second_partials(const bristles* b, const zdot_eval* e, double* d_vv,
+                     double* d_vz, double* d_zz)
+{
+  const double a = e->a, w = e->inv_m, p = e->inv_span, u_m = e->u_m;
+  const double s2 = -0.5 * DSP_PI * DSP_PI * e->sn; /* S''(u) / 2 */
+  const double alpha_aa = e->transition ? s2 * p * p : 0.0;
+  const double alpha_am = e->transition ? s2 * p * u_m - e->c * p * p : 0.0;
+  const double alpha_mm =
+    e->transition ? s2 * u_m * u_m - 2.0 * e->c * u_m * p : 0.0;
+  const double phi_a = (e->alpha_a * a + e->alpha) * w;
+  const double phi_aa = (alpha_aa * a + 2.0 * e->alpha_a) * w;
+  const double phi_am = (alpha_am * a + e->alpha_m) * w - phi_a * w;
+  const double phi_mm =
+    a * w * (alpha_mm - 2.0 * e->alpha_m * w + 2.0 * e->alpha * w * w);
+  /* |z_ss| = base + E, E = dip e^{-r^2}, r = V / v_s */
+  const double dip_part = e->m - b->base;
+  const double inv_vs2 = b->inv_vs * b->inv_vs;
+  const double r2 = e->v * e->v * inv_vs2;
+  const double m_V = -2.0 * e->v * inv_vs2 * dip_part;
+  const double m_VV = 2.0 * inv_vs2 * (2.0 * r2 - 1.0) * dip_part;
+  *d_zz = -e->v * phi_aa;
+  *d_vz = -phi_a - e->v * phi_am * m_V;
+  *d_vv = -2.0 * e->phi_m * m_V - e->v * (phi_mm * m_V * m_V + e->phi_m * m_VV);
+}
+
+/* Whether the Newton step x -> x + dx from an evaluation e at (v, z) lands
+ * on the root to within `tolerance` without evaluating z' there.  Along
+ * the step v = v + k1 x, z = z + kz x, and the residual g = z' - x has
+ * slope g'.  Where alpha = 0 all along (z v <= 0 or |z| <= z_ba: a half
+ * line) z' = v is linear and the step is exact.  Where z' is smooth along
+ * it (engaged, v keeping its sign, the step short against the scales of
+ * alpha and z_ss) the error left is |g''| dx^2 / (2 |g'|) to within the
+ * change of g'' along the step, which is dominated by that of S'' in
+ * alpha = (1 + S(u)) / 2, S = sin(pi u): g'' holds -|v z| S'' u'^2 / (2
+ * |z_ss|), and S'' changes by at most pi^3 du inside the transition, by
+ * pi^2 across its ends. */
+static DSP_INLINE bool
+newton_step_is_final(const bristles* b, const zdot_eval* e, double v,
+                     double z, double k1, double kz, double slope, double dx,
+                     double tolerance)
+{
+  const double v1 = v + k1 * dx, z1 = z + kz * dx;
+  if (!(v1 * v > 0.0))
+    return false;
+  if (!e->engaged)
+    return (v > 0.0 ? z1 : -z1) <= b->zba;
+  const double dv = fabs(k1 * dx);
+  const double du =
+    e->inv_span * (fabs(kz * dx) + fabs(e->a - b->zba) * e->inv_span *
+                                     fabs(e->m_v) * dv);
+  if (!(du <= 1e-3 && dv <= 1e-3 * e->v && dv * b->inv_vs <= 1e-3))
+    return false;
+  const double u_lo = e->u - du, u_hi = e->u + du;
+  const bool crosses_end =
+    (u_lo < 0.5) != (u_hi < 0.5) || (u_lo < -0.5) != (u_hi < -0.5);
+  const bool inside = u_hi > -0.5 && u_lo < 0.5;
+  const double s2_change = crosses_end ? DSP_PI * DSP_PI
+                           : inside    ? DSP_PI * DSP_PI * DSP_PI * du
+                                       : 0.0;
+  double d_vv, d_vz, d_zz;
+  zdot_second_partials(b, e, &d_vv, &d_vz, &d_zz);
+  const double g2 = fabs(k1 * k1 * d_vv + 2.0 * k1 * kz * d_vz + kz * kz * d_zz);
+  const double g2_change =
+    0.5 * s2_change * e->v * e->a * e->inv_m * du * du; /* times dx^2 */
+  const double left = g2 * dx * dx + g2_change;
+  return left <= 0.1 * fabs(slope * dx) && left <= tolerance * fabs(slope);
 }
 
 double
 ep_zdot(const elasto_plastic* law, double fn, double v, double z, double* d_dv,
         double* d_dz)
 {
-  if (v == 0.0) {
-    *d_dv = 1.0;
-    *d_dz = 0.0;
-    return 0.0;
-  }
-  double m_v;
-  const double m = steady_magnitude(law, fn, v, &m_v);
-  const double a = fabs(z);
-  const double zba = breakaway(law, fn);
-  /* alpha and its partials in |z| and in |z_ss| (eqs 8.18-8.19, 8.46-8.47);
-   * zero unless z and v agree in sign and |z| passed breakaway */
-  double alpha = 0.0, alpha_a = 0.0, alpha_m = 0.0;
-  if (sign(z) == sign(v) && a > zba) {
-    if (a >= m) {
-      alpha = 1.0;
-    } else {
-      const double span = m - zba;
-      const double u = (a - 0.5 * (m + zba)) / span;
-      const double c = 0.5 * DSP_PI * cos(DSP_PI * u);
-      alpha = 0.5 * (1.0 + sin(DSP_PI * u));
-      alpha_a = c / span;
-      alpha_m = c * (zba - a) / (span * span);
-    }
-  }
-  /* z' = v (1 - phi), phi = alpha |z| / |z_ss| */
-  const double phi = alpha * a / m;
-  const double dphi_dv = a * m_v * (m * alpha_m - alpha) / (m * m);
-  *d_dv = 1.0 - phi - v * dphi_dv;             /* eq 8.45 */
-  *d_dz = -fabs(v) / m * (a * alpha_a + alpha); /* eq 8.45 */
-  return v * (1.0 - phi);
+  const bristles b = bristles_of(law, fn);
+  gaussian_memo memo = no_memo;
+  zdot_eval e;
+  zdot(&b, v, z, &memo, &e);
+  *d_dv = e.d_dv;
+  *d_dz = e.d_dz;
+  return e.value;
+}
+
+void
+ep_zdot_second(const elasto_plastic* law, double fn, double v, double z,
+               double* d_vv, double* d_vz, double* d_zz)
+{
+  const bristles b = bristles_of(law, fn);
+  gaussian_memo memo = no_memo;
+  zdot_eval e;
+  zdot(&b, v, z, &memo, &e);
+  *d_vv = *d_vz = *d_zz = 0.0;
+  if (e.engaged)
+    zdot_second_partials(&b, &e, d_vv, d_vz, d_zz);
 }
 
 void
@@ -99,6 +296,9 @@ friction_init(friction* fr, double sample_rate, uint64_t seed)
 void
 friction_set_law(friction* fr, elasto_plastic law)
 {
+  /* z_ss must not vanish (z' divides by it) */
+  law.mu_s = law.mu_s > FRICTION_MIN_MU ? law.mu_s : FRICTION_MIN_MU;
+  law.mu_d = law.mu_d > FRICTION_MIN_MU ? law.mu_d : FRICTION_MIN_MU;
   fr->law = law;
 }
 
@@ -144,7 +344,9 @@ friction_set_noise(friction* fr, double beta)
 void
 friction_reset(friction* fr)
 {
-  fr->z = fr->zdot = fr->force = fr->v = fr->fn = fr->relax = 0.0;
+  fr->z = fr->zdot = fr->force = fr->v = fr->fn = 0.0;
+  fr->zdot_past[0] = fr->zdot_past[1] = 0.0;
+  fr->relax = 0.0;
   fr->exciter_v = fr->anchor_v = 0.0;
   modal_reset(&fr->exciter);
 }
@@ -153,80 +355,155 @@ bool
 friction_is_finite(const friction* fr)
 {
   return isfinite(fr->z) && isfinite(fr->zdot) && isfinite(fr->force) &&
+         isfinite(fr->zdot_past[0]) && isfinite(fr->zdot_past[1]) &&
          isfinite(fr->exciter_v) && isfinite(fr->anchor_v) &&
          modal_is_finite(&fr->exciter);
 }
 
-/* Solve z'1 = z'(v_t + k1 z'1, z_t + kz z'1) by Newton ([ch8] 8.A.2,
- * eqs 8.41, 8.44) from `guess`.  z' has kinks where v changes sign, so:
- * a step may move z by at most a few bristle lengths (the largest steady
+/* Solve z'1 = z'(v_t + k1 z'1, z_t + kz z'1) ([ch8] 8.A.2, eqs 8.41,
+ * 8.44) from `guess`.
+ *
+ * Sticking first: where the bristles stay elastic (alpha = 0), z' = v and
+ * the root is z'1 = v_t / (1 - k1) in closed form; it is the root if z
+ * stays on the elastic side there.
+ *
+ * Otherwise Newton-Raphson.  z' has kinks where v changes sign, so: a step
+ * may move z by at most a few bristle lengths (the largest steady
  * deflection f_s / sigma0, plus the deflection there is); the root is kept
  * in a bracket once the residual has taken both signs; and a Newton step
  * leaving the bracket, or not halving the residual, is replaced by a
- * secant step inside it (regula falsi, Illinois modification). */
-static double
-solve_zdot(friction* fr, double fn, double v_t, double k1, double z_t,
-           double kz, double guess)
+ * secant step inside it (regula falsi, Illinois modification).
+ *
+ * Tolerance.  The guess extrapolates z' from the last steps, so its miss
+ * (the distance from the guess to the root, as the iterates tell it)
+ * measures the third difference of z', against which the theta rule's own
+ * local error in z' is of the same order or larger.  Newton stops when
+ * what remains is below 1e-4 of that miss (well under a thousandth of the
+ * discretisation error) or below 1e-10 of |z'| + |v|, whichever is
+ * larger. */
+static DSP_INLINE double
+tolerance_of(double zdot, double guess, double v)
 {
-  const elasto_plastic* law = &fr->law;
-  const double reach =
-    (2.0 * fmax(law->mu_s, law->mu_d) * fn / law->sigma0 + fabs(z_t)) / kz;
-  double x = guess, lo = 0.0, hi = 0.0, g_lo = 0.0, g_hi = 0.0;
-  bool have_lo = false, have_hi = false, converged = false;
-  double last_g = INFINITY, last_change = INFINITY;
+  const double floor = 1e-10 * (fabs(zdot) + fabs(v)) + DBL_MIN;
+  const double miss = 1e-4 * fabs(zdot - guess);
+  return miss > floor ? miss : floor;
+}
+
+/* Where the root lies when the bristles do not stick: where they are
+ * engaged, z having passed z_ba in the direction of v and v not having
+ * changed sign.  k1 <= 0, so along x, v = v_t + k1 x falls and
+ * z = z_t + kz x rises.  For v > 0 that is between x_a, where z = z_ba
+ * and g = v_t + (k1 - 1) x_a > 0 (z' = v up to there), and x_0, where
+ * v = 0 and g = -x_0 < 0; the mirror image for v < 0.  (If k1 = 0, x_0 is
+ * at infinity, and the stick root, where g <= 0, closes it instead.) */
+typedef struct bracket {
+  double lo, hi;     /* lo < hi */
+  double g_lo, g_hi; /* g(lo) > 0 > g(hi) */
+} bracket;
+
+static DSP_INLINE bracket
+engaged_bracket(const bristles* b, double v_t, double k1, double z_t,
+                double kz, double stick)
+{
+  const bool forward = stick > 0.0;
+  const double x_a = ((forward ? b->zba : -b->zba) - z_t) / kz;
+  const double g_a = v_t + (k1 - 1.0) * x_a;
+  const double x_0 = k1 < 0.0 ? v_t / -k1 : stick;
+  const double g_0 = k1 < 0.0 ? -x_0 : 0.0;
+  return forward ? (bracket){x_a, x_0, g_a, g_0}
+                 : (bracket){x_0, x_a, g_0, g_a};
+}
+
+static DSP_INLINE double
+solve_zdot(friction_stats* stats, const bristles* b, double v_t, double k1,
+           double z_t, double kz, double guess, gaussian_memo* memo,
+           double* relax)
+{
+  const double stick = v_t / (1.0 - k1), z_stick = z_t + kz * stick;
+  if (stick == 0.0 || (stick > 0.0 ? z_stick : -z_stick) <= b->zba) {
+    *relax = 0.0;
+    stats->solves++;
+    stats->iterations++;
+    stats->histogram[1]++;
+    return stick;
+  }
+  bracket br = {0};
+  bool bracketed = false, converged = false;
+  double x = guess;
+  const double s = stick > 0.0 ? 1.0 : -1.0;
+  if (!(s * (z_t + kz * x) > b->zba && s * (v_t + k1 * x) > 0.0)) {
+    /* a guess outside the engaged range: regula falsi on it instead */
+    br = engaged_bracket(b, v_t, k1, z_t, kz, stick);
+    bracketed = true;
+    x = (br.lo * br.g_hi - br.hi * br.g_lo) / (br.g_hi - br.g_lo);
+  }
+  double last_g = INFINITY;
   int it = 1;
   for (; it <= FRICTION_NEWTON_CAP; ++it) {
-    double d_dv, d_dz;
-    const double g = ep_zdot(law, fn, v_t + k1 * x, z_t + kz * x, &d_dv, &d_dz) - x;
+    const double v = v_t + k1 * x, z = z_t + kz * x;
+    zdot_eval e;
+    zdot(b, v, z, memo, &e);
+    const double g = e.value - x;
+    *relax = -e.d_dz; /* the bristles' relaxation rate, for the next step */
     if (g == 0.0) {
       converged = true;
       break;
     }
-    if (g > 0.0) {
-      lo = x;
-      g_lo = g;
-      have_lo = true;
-    } else {
-      hi = x;
-      g_hi = g;
-      have_hi = true;
-    }
-    double next = x - g / (d_dv * k1 + d_dz * kz - 1.0);
-    if (fabs(next - x) > reach)
-      next = x + (next > x ? reach : -reach);
-    if (have_lo && have_hi) {
-      const double a = lo < hi ? lo : hi, b = lo < hi ? hi : lo;
-      if (!(next > a && next < b) || fabs(g) > 0.5 * last_g) {
-        next = (lo * g_hi - hi * g_lo) / (g_hi - g_lo); /* secant in the bracket */
-        if (g > 0.0)
-          g_hi *= 0.5; /* Illinois: the end that stays gets half weight */
-        else
-          g_lo *= 0.5;
-      }
-    }
-    last_g = fabs(g);
-    const double change = fabs(next - x);
-    const double tolerance = 1e-12 * (fabs(next) + fabs(v_t)) + DBL_MIN;
-    x = next;
-    /* converged when the step is within tolerance, or when Newton is in
-     * its quadratic regime and predicts the next step to be */
-    if (change <= tolerance ||
-        (last_change < INFINITY && change < 0.1 * last_change &&
-         change * change * change <= tolerance * last_change * last_change) ||
-        (have_lo && have_hi && fabs(hi - lo) <= 1e-14 * (fabs(x) + fabs(v_t)))) {
+    const double slope = e.d_dv * k1 + e.d_dz * kz - 1.0;
+    double next = x - g / slope;
+    const double tolerance = tolerance_of(next, guess, v_t);
+    if (newton_step_is_final(b, &e, v, z, k1, kz, slope, next - x,
+                             tolerance)) {
+      x = next;
       converged = true;
       break;
     }
-    last_change = change;
+    if (!bracketed) {
+      br = engaged_bracket(b, v_t, k1, z_t, kz, stick);
+      bracketed = true;
+    }
+    /* x is inside the bracket: it becomes one end */
+    if (g > 0.0) {
+      br.lo = x;
+      br.g_lo = g;
+    } else {
+      br.hi = x;
+      br.g_hi = g;
+    }
+    if (!(next > br.lo && next < br.hi) || fabs(g) > 0.5 * last_g) {
+      next = (br.lo * br.g_hi - br.hi * br.g_lo) / (br.g_hi - br.g_lo);
+      if (g > 0.0)
+        br.g_hi *= 0.5; /* Illinois: the end that stays gets half weight */
+      else
+        br.g_lo *= 0.5;
+      if (!(next > br.lo && next < br.hi))
+        next = 0.5 * (br.lo + br.hi);
+    }
+    last_g = fabs(g);
+    x = next;
+    if (br.hi - br.lo <= tolerance) { /* closed on the root */
+      converged = true;
+      break;
+    }
   }
   if (it > FRICTION_NEWTON_CAP)
     it = FRICTION_NEWTON_CAP;
-  fr->stats.solves++;
-  fr->stats.iterations += (uint64_t)it;
-  fr->stats.histogram[it]++;
+  stats->solves++;
+  stats->iterations += (uint64_t)it;
+  stats->histogram[it]++;
   if (!converged)
-    fr->stats.cap_hits++;
+    stats->cap_hits++;
   return x;
+}
+
+double
+ep_solve_zdot(const elasto_plastic* law, double fn, double v_t, double k1,
+              double z_t, double kz, double guess, friction_stats* stats)
+{
+  const bristles b = bristles_of(law, fn);
+  gaussian_memo memo = no_memo;
+  double relax;
+  return solve_zdot(stats, &b, v_t, k1, z_t, kz, guess, &memo, &relax);
 }
 
 /* One step of h seconds with the object coefficients c.  f0, z0, z'0 are
@@ -239,31 +516,60 @@ solve_zdot(friction* fr, double fn, double v_t, double k1, double z_t,
  * Where the bristles relax faster than the step resolves (rate lambda =
  * -dz'/dz, h lambda > 2) the trapezoid would ring; theta = 1 - 1 / (h
  * lambda) keeps the relaxation monotone (L-stable as h lambda grows). */
-static void
-step(friction* fr, modal_object* o, const modal_coeffs* c,
-     const modal_coeffs* ex, double h, double anchor_a, double fn, double w)
+/* what stays constant over a friction_process() call */
+typedef struct step_constants {
+  const modal_coeffs* c;  /* object */
+  const modal_coeffs* ex; /* exciter */
+  double h;
+  double kv;      /* v1 = v_free + kv F */
+  double inv_den; /* 1 / (1 - kv sigma2 / 2) */
+  bristles per_newton;
+} step_constants;
+
+/* The object's modes take the force of one step in the same pass as
+ * their free motion over the next, and the velocities the step needs are
+ * known before that pass (modal_advance()), so the solve does not wait for
+ * it. */
+typedef struct object_track {
+  double pending;          /* the last step's force, not yet applied */
+  double point_v, right_v; /* next step's free velocities without it */
+  double left, right;      /* pickups after the last step */
+} object_track;
+
+static DSP_INLINE void
+step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
+     double fn, double w, object_track* ot)
 {
   const elasto_plastic* law = &fr->law;
   const bool velocity_drive = fr->drive == FRICTION_DRIVE_VELOCITY;
+  const modal_coeffs* c = k->c;
+  const modal_coeffs* ex = k->ex;
+  const double h = k->h;
+  const double kv = k->kv;
 
-  /* free motion over the step */
-  double ex_v, ex_bv, px, pv;
+  /* free motion over the step; the exciter's one mode (the grip, in the
+   * anchor's frame, where the anchor's acceleration acts as -m a) is
+   * updated in place here */
+  double ex_v, ex_bv, pv, pr;
+  double* ey = &fr->exciter.x[0];
+  double* ev = &fr->exciter.v[0];
   if (velocity_drive) {
-    double ex_x;
-    modal_predict(&fr->exciter, ex, &ex_x, &ex_v);
-    /* in the anchor's frame its acceleration acts as -m a */
-    if (anchor_a != 0.0)
-      modal_correct(&fr->exciter, ex, -fr->exciter_mass * anchor_a);
-    ex_v = fr->anchor_v + fr->exciter.v[0];
+    const double y = ex->a11[0] * *ey + ex->a12[0] * *ev -
+                     ex->bx[0] * fr->exciter_mass * anchor_a;
+    *ev = ex->a21[0] * *ey + ex->a22[0] * *ev -
+          ex->bv[0] * fr->exciter_mass * anchor_a;
+    *ey = y;
+    ex_v = fr->anchor_v + *ev;
     ex_bv = ex->bv[0];
   } else {
     fr->exciter_v += h * fr->ext_force / fr->exciter_mass;
     ex_v = fr->exciter_v;
     ex_bv = h / fr->exciter_mass;
   }
-  modal_predict(o, c, &px, &pv);
+  pv = ot->point_v + c->sum_next_bv * ot->pending;
+  pr = ot->right_v + c->sum_right_next_bv * ot->pending;
+  modal_advance(o, c, ot->pending, &ot->point_v, &ot->right_v);
   const double v_free = ex_v - pv;
-  const double kv = -(ex_bv + c->sum_bv);
 
   double f1 = 0.0, z1 = 0.0, zd1 = 0.0;
   if (fn > 0.0) {
@@ -271,37 +577,43 @@ step(friction* fr, modal_object* o, const modal_coeffs* c,
     const double theta = hl > 2.0 ? 1.0 - 1.0 / hl : 0.5;
     const double kz = theta * h;
     const double z_t = fr->z + (1.0 - theta) * h * fr->zdot;
-    const double den = 1.0 - 0.5 * kv * law->sigma2;
     const double v_t =
-      (v_free + 0.5 * kv * (fr->force + law->sigma0 * z_t + law->sigma3 * w)) /
-      den;
-    const double k1 = 0.5 * kv * (kz * law->sigma0 + law->sigma1) / den;
-    /* bristles that cross their whole range within the step end it
-     * saturated, at z_ss; otherwise z' changes little from step to step */
-    double dm, guess = fr->zdot;
-    const double z_ss = ep_steady_z(law, fn, v_t, &dm);
-    if (fabs(v_t) * kz > fabs(z_ss))
+      (v_free + 0.5 * kv * (fr->force + law->sigma0 * z_t + law->sigma3 * w)) *
+      k->inv_den;
+    const double k1 = 0.5 * kv * (kz * law->sigma0 + law->sigma1) * k->inv_den;
+    const bristles b = bristles_scaled(&k->per_newton, fn);
+    /* the guess: z' extrapolated from the last three steps, unless the
+     * bristles can cross their whole range, -z_ss to z_ss, within the
+     * step: then they end it saturated, at z_ss */
+    double guess = 3.0 * (fr->zdot - fr->zdot_past[0]) + fr->zdot_past[1];
+    gaussian_memo memo = no_memo;
+    if (fabs(v_t) * kz > 2.0 * b.largest) {
+      double dm;
+      const double z_ss = sign(v_t) * steady_magnitude(&b, v_t, &dm, &memo);
       guess = (z_ss - z_t) / kz;
-    zd1 = solve_zdot(fr, fn, v_t, k1, z_t, kz, guess);
+    }
+    zd1 = solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &memo,
+                     &fr->relax);
     z1 = z_t + kz * zd1;
-    const double v1 = v_t + k1 * zd1;
-    f1 = law->sigma0 * z1 + law->sigma1 * zd1 + law->sigma2 * v1 +
-         law->sigma3 * w;
-    double d_dv, d_dz;
-    ep_zdot(law, fn, v1, z1, &d_dv, &d_dz);
-    fr->relax = -d_dz;
+    f1 = law->sigma0 * z1 + law->sigma1 * zd1 +
+         law->sigma2 * (v_t + k1 * zd1) + law->sigma3 * w;
   }
   const double f = 0.5 * (fr->force + f1);
-  if (f != 0.0) {
-    modal_correct(o, c, f);
-    if (velocity_drive)
-      modal_correct(&fr->exciter, ex, -f);
-    else
-      fr->exciter_v -= ex_bv * f;
+  ot->pending = f;
+  ot->left = pv + c->sum_bv * f;
+  ot->right = pr + c->sum_right_bv * f;
+  if (velocity_drive) {
+    *ey -= ex->bx[0] * f;
+    *ev -= ex->bv[0] * f;
+  } else {
+    fr->exciter_v -= ex_bv * f;
   }
   fr->v = v_free + kv * f;
   fr->z = z1;
+  fr->zdot_past[1] = fr->zdot_past[0];
+  fr->zdot_past[0] = fr->zdot;
   fr->zdot = zd1;
+
   fr->force = f1;
 }
 
@@ -319,7 +631,7 @@ substeps_for(const friction* fr)
   return m;
 }
 
-void
+DSP_VECTOR_CLONES void
 friction_process(friction* fr, modal_object* o, int frames, float* out_l,
                  float* out_r, double scale)
 {
@@ -342,9 +654,17 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
       modal_coeffs_compute(&fr->exciter, 1.0 / (fs * m), &fr->exciter_sub);
     }
   }
-  const modal_coeffs* c = m > 1 ? &fr->sub : &o->audio;
-  const modal_coeffs* ex = m > 1 ? &fr->exciter_sub : &fr->exciter.audio;
-  const double h = 1.0 / (fs * m);
+  step_constants k;
+  k.c = m > 1 ? &fr->sub : &o->audio;
+  k.ex = m > 1 ? &fr->exciter_sub : &fr->exciter.audio;
+  k.h = 1.0 / (fs * m);
+  k.kv = -((fr->drive == FRICTION_DRIVE_VELOCITY ? k.ex->bv[0]
+                                                  : k.h / fr->exciter_mass) +
+           k.c->sum_bv);
+  k.inv_den = 1.0 / (1.0 - 0.5 * k.kv * fr->law.sigma2);
+  k.per_newton = bristles_of(&fr->law, 1.0);
+  object_track ot = {0};
+  modal_next_velocities(o, k.c, &ot.point_v, &ot.right_v);
   for (; t < frames; ++t) {
     const double anchor_before = fr->anchor_v;
     fr->anchor_v += (fr->bow_velocity - fr->anchor_v) * glide;
@@ -354,14 +674,13 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
     const double w = fr->law.sigma3 != 0.0 ? fractal_next(&fr->noise) : 0.0;
     const double anchor_a = (fr->anchor_v - anchor_before) * fs;
     for (int s = 0; s < m; ++s)
-      step(fr, o, c, ex, h, anchor_a, fr->fn, w);
+      step(fr, o, &k, anchor_a, fr->fn, w, &ot);
     sum_force += fr->force;
     sum_slip += fr->v;
-    double left, right;
-    modal_pickups(o, &left, &right);
-    out_l[t] += (float)(scale * left);
-    out_r[t] += (float)(scale * right);
+    out_l[t] += (float)(scale * ot.left);
+    out_r[t] += (float)(scale * ot.right);
   }
+  modal_correct(o, k.c, ot.pending);
   if (frames > 0) {
     fr->mean_force = sum_force / frames;
     fr->mean_slip = sum_slip / frames;

@@ -38,6 +38,9 @@
 
 enum { FRICTION_NEWTON_CAP = 16, FRICTION_MAX_SUBSTEPS = 8 };
 
+/* Friction coefficients are kept at or above this. */
+#define FRICTION_MIN_MU 1e-6
+
 /* The drive's natural frequency (Hz) and damping ratio. */
 #define FRICTION_DRIVE_FREQ 250.0
 #define FRICTION_DRIVE_DAMPING 0.7
@@ -61,6 +64,11 @@ double ep_steady_z(const elasto_plastic* law, double fn, double v,
 double ep_zdot(const elasto_plastic* law, double fn, double v, double z,
                double* d_dv, double* d_dz);
 
+/* Where alpha > 0: the second partials of |z'| in |v| and |z| (0 elsewhere),
+ * which bound the error of a Newton step. */
+void ep_zdot_second(const elasto_plastic* law, double fn, double v, double z,
+                    double* d_vv, double* d_vz, double* d_zz);
+
 typedef enum friction_drive {
   FRICTION_DRIVE_VELOCITY,
   FRICTION_DRIVE_FORCE
@@ -70,6 +78,12 @@ typedef struct friction_stats {
   uint64_t solves, iterations, cap_hits;
   uint64_t histogram[FRICTION_NEWTON_CAP + 1];
 } friction_stats;
+
+/* The implicit step's equation z'1 = z'(v_t + k1 z'1, z_t + kz z'1) solved
+ * from `guess` as friction_process() solves it (eqs 8.39-8.44). */
+double ep_solve_zdot(const elasto_plastic* law, double fn, double v_t,
+                     double k1, double z_t, double kz, double guess,
+                     friction_stats* stats);
 
 typedef struct friction {
   modal_coeffs sub;         /* object at the sub-step */
@@ -87,6 +101,7 @@ typedef struct friction {
   double exciter_v;      /* m/s, free exciter (force drive) */
   double anchor_v;       /* m/s, the anchor's velocity now */
   double z, zdot, force; /* bristles and friction force, last instant */
+  double zdot_past[2];   /* z' one and two steps before */
   double v;              /* relative velocity, last instant */
   double relax;          /* -dz'/dz of the bristles, 1/s */
   int substeps;          /* per sample */

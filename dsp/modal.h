@@ -55,6 +55,8 @@ typedef struct modal_coeffs {
   alignas(64) double bv[MODAL_MAX_MODES];
   double step;           /* s */
   double sum_bx, sum_bv; /* interaction point's instantaneous response */
+  double sum_right_bv;   /* the right pickup's */
+  double sum_next_bv, sum_right_next_bv; /* the same one step later */
 } modal_coeffs;
 
 typedef struct modal_object {
@@ -99,6 +101,19 @@ void modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
 void modal_predict(modal_object* o, const modal_coeffs* c, double* point_x,
                    double* point_v);
 void modal_correct(modal_object* o, const modal_coeffs* c, double force);
+/* The same with the force's effect on the next step split off, so that a
+ * contact solver need not wait for the pass over the modes: with the
+ * arrays holding a step's free motion, and its force f not yet applied,
+ * the next step's predicted point and right pickup velocities are
+ *     point_v + sum_next_bv f,  right_v + sum_right_next_bv f
+ * where point_v, right_v come from modal_next_velocities() (on the first
+ * step) or from the modal_advance() of the step before.  modal_advance()
+ * applies f and the free motion of the next step, and returns point_v and
+ * right_v for the step after it.  modal_correct() applies the last f. */
+void modal_next_velocities(const modal_object* o, const modal_coeffs* c,
+                           double* point_v, double* right_v);
+void modal_advance(modal_object* o, const modal_coeffs* c, double force,
+                   double* point_v, double* right_v);
 
 /* Interaction point displacement and velocity now. */
 void modal_point(const modal_object* o, double* point_x, double* point_v);

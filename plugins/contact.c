@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 extern const LV2_Descriptor impact_descriptor;
+extern const LV2_Descriptor friction_descriptor;
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor*
 lv2_descriptor(uint32_t index)
@@ -12,6 +13,8 @@ lv2_descriptor(uint32_t index)
   switch (index) {
   case 0:
     return &impact_descriptor;
+  case 1:
+    return &friction_descriptor;
   default:
     return NULL;
   }

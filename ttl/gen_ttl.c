@@ -9,6 +9,7 @@
  *   gen_ttl --controls PLUGIN   count the control ports (for the tests)
  * A preset naming an unknown port or a value outside its range fails.
  */
+#include "friction_ports.h"
 #include "impact_ports.h"
 #include "port_info.h"
 
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const plugin_info* const plugins[] = {&impact_info};
+static const plugin_info* const plugins[] = {&impact_info, &friction_info};
 
 static const struct {
   const char* id;
@@ -31,6 +32,9 @@ static const struct {
     {"kilogram", "kilogram", "kg"},
     {"newton", "newton", "N"},
     {"metrePerSecond", "metre per second", "m/s"},
+  {"millimetrePerSecond", "millimetre per second", "mm/s"},
+  {"newtonPerMetre", "newton per metre", "N/m"},
+  {"newtonSecondPerMetre", "newton second per metre", "N s/m"},
     {"secondPerMetre", "second per metre", "s/m"},
     {"newtonPerMetrePowAlpha", "newton per metre to the power alpha", "N/m^a"},
 };
@@ -39,18 +43,30 @@ static const struct {
   const char* symbol;
   const char* label;
 } groups[] = {
-    {"meters", "Contact meters"},
-    {"hammer", "Hammer"},
-    {"object", "Object"},
-    {"output", "Output"},
+  {"meters", "Meters"},     {"hammer", "Hammer"}, {"exciter", "Exciter"},
+  {"bristles", "Bristles"}, {"object", "Object"}, {"output", "Output"},
 };
+
+static bool
+uses_group(const plugin_info* p, const char* group)
+{
+  for (int i = 0; i < p->n_ports; ++i)
+    if (p->port(i)->group && !strcmp(p->port(i)->group, group))
+      return true;
+  return false;
+}
 
 /* a Turtle number literal that keeps a float exactly */
 static void
 number(FILE* f, float value)
 {
+  /* the shortest form that reads back as the same float */
   char buf[64];
-  snprintf(buf, sizeof(buf), "%.9g", (double)value);
+  for (int digits = 6; digits <= 9; ++digits) {
+    snprintf(buf, sizeof(buf), "%.*g", digits, (double)value);
+    if (strtof(buf, NULL) == value)
+      break;
+  }
   if (!strpbrk(buf, ".eE"))
     strcat(buf, ".0");
   fputs(buf, f);
@@ -99,6 +115,14 @@ write_port(FILE* f, const plugin_info* p, int index)
       fputs("\t\tlv2:portProperty lv2:integer ;\n", f);
     if (port->flags & PORT_TOGGLE)
       fputs("\t\tlv2:portProperty lv2:toggled ;\n", f);
+    if (port->flags & PORT_ENUM) {
+      fputs("\t\tlv2:portProperty lv2:integer, lv2:enumeration ;\n", f);
+      for (int k = 0; k <= (int)(port->max - port->min); ++k) {
+        fprintf(f, "\t\tlv2:scalePoint [\n\t\t\trdfs:label ");
+        string(f, port->labels[k]);
+        fprintf(f, " ;\n\t\t\trdf:value %d.0\n\t\t] ;\n", (int)port->min + k);
+      }
+    }
     if (port->flags & PORT_LOG)
       fputs("\t\tlv2:portProperty pprops:logarithmic ;\n", f);
     if (port->unit)
@@ -130,6 +154,7 @@ write_plugin(FILE* f, const plugin_info* p)
         "@prefix param: <http://lv2plug.in/ns/ext/parameters#> .\n"
         "@prefix pg: <http://lv2plug.in/ns/ext/port-groups#> .\n"
         "@prefix pprops: <http://lv2plug.in/ns/ext/port-props#> .\n"
+        "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
         "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
         "@prefix units: <http://lv2plug.in/ns/extensions/units#> .\n"
         "@prefix urid: <http://lv2plug.in/ns/ext/urid#> .\n"
@@ -151,7 +176,8 @@ write_plugin(FILE* f, const plugin_info* p)
             custom_units[i].symbol);
 
   for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); ++i)
-    fprintf(f,
+    if (uses_group(p, groups[i].symbol))
+      fprintf(f,
             "<%s#%s>\n\ta pg:Group ;\n\tlv2:symbol \"%s\" ;\n"
             "\trdfs:label \"%s\" .\n\n",
             p->uri, groups[i].symbol, groups[i].symbol, groups[i].label);

@@ -18,7 +18,7 @@ conform(const port_info* info, float value)
     value = info->max;
   if (info->flags & PORT_TOGGLE)
     value = value > 0.5f ? 1.0f : 0.0f;
-  else if (info->flags & PORT_INTEGER)
+  else if (info->flags & (PORT_INTEGER | PORT_ENUM))
     value = roundf(value);
   return value;
 }

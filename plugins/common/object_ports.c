@@ -3,7 +3,7 @@
 
 #define CONTROL(sym, nm, grp, unit, lo, def, hi, fl, doc)                      \
   {                                                                            \
-    PORT_CONTROL_IN, sym, nm, grp, unit, lo, def, hi, fl, doc                  \
+    PORT_CONTROL_IN, sym, nm, grp, unit, lo, def, hi, fl, doc, NULL            \
   }
 
 /* The default table is a free-free steel bar tuned to C4: frequency ratios

@@ -20,6 +20,7 @@ enum port_flags {
   PORT_LOG = 1u << 0,     /* logarithmic scale */
   PORT_INTEGER = 1u << 1, /* whole numbers */
   PORT_TOGGLE = 1u << 2,  /* on/off */
+  PORT_ENUM = 1u << 3,    /* whole numbers min..max named by `labels` */
 };
 
 typedef struct port_info {
@@ -31,6 +32,7 @@ typedef struct port_info {
   float min, def, max;
   unsigned flags;
   const char* comment;
+  const char* const* labels; /* PORT_ENUM: one per value from min */
 } port_info;
 
 /* Turtle names of the units (custom ones are defined by the generator in
@@ -46,6 +48,9 @@ typedef struct port_info {
 #define UNIT_NEWTON    "cu:newton"
 #define UNIT_M_PER_S   "cu:metrePerSecond"
 #define UNIT_S_PER_M   "cu:secondPerMetre"
+#define UNIT_MM_PER_S "cu:millimetrePerSecond"
+#define UNIT_N_PER_M "cu:newtonPerMetre"
+#define UNIT_N_S_PER_M "cu:newtonSecondPerMetre"
 #define UNIT_STIFFNESS "cu:newtonPerMetrePowAlpha"
 
 /* A plugin's whole port list, for the generator and the glue. */

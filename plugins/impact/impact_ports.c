@@ -3,7 +3,7 @@
 
 #define PORT(kind, sym, nm, grp, unit, lo, def, hi, fl, doc)                   \
   {                                                                            \
-    kind, sym, nm, grp, unit, lo, def, hi, fl, doc                             \
+    kind, sym, nm, grp, unit, lo, def, hi, fl, doc, NULL                       \
   }
 
 static const port_info ports[IMPACT_OBJECT] = {

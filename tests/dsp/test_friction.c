@@ -11,7 +11,14 @@
  *    within 2 % with the same model run at 8x the sample rate;
  * 4. Newton on z' over a grid of normal forces, velocities, bristle
  *    stiffnesses, both drives and two rates never fails, with a median of
- *    at most 3 and a maximum of at most 8 iterations.
+ *    at most 3 and a maximum of at most 8 iterations;
+ * 5. the second partials of z' (which decide when a Newton step needs no
+ *    check) agree with central differences of its first partials;
+ * 6. each solve lands within the tolerance it claims: over 2 10^5 random
+ *    implicit steps, within 1e-4 of the guess's miss (or 1e-10 of
+ *    |z'| + |v|) of the root found by bisection to machine precision;
+ * 7. at the corners of the parameter ranges the interactor stays finite
+ *    and Newton never reaches its cap.
  */
 #include "check.h"
 #include "friction.h"
@@ -86,6 +93,176 @@ stick_slip(double rate, double* period, double* pp, double* jitter)
   *period = sum / k;
   *pp = hi - lo;
   *jitter = sqrt(fmax(sum2 / k - *period * *period, 0.0)) / *period;
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static double
+uniform(double lo, double hi)
+{
+  rng ^= rng >> 12;
+  rng ^= rng << 25;
+  rng ^= rng >> 27;
+  return lo + (hi - lo) * ((rng * 2685821657736338717ull) >> 11) * 0x1p-53;
+}
+
+static double
+residual(const elasto_plastic* law, double fn, double v_t, double k1,
+         double z_t, double kz, double x)
+{
+  double d_dv, d_dz;
+  return ep_zdot(law, fn, v_t + k1 * x, z_t + kz * x, &d_dv, &d_dz) - x;
+}
+
+/* a root of the implicit step by bisection, to the last bit, from [lo, hi]
+ * widened until the residual changes sign (it is positive far left and
+ * negative far right) */
+static double
+bisect_root(const elasto_plastic* law, double fn, double v_t, double k1,
+            double z_t, double kz, double lo, double hi)
+{
+  for (double step = hi - lo; residual(law, fn, v_t, k1, z_t, kz, lo) <= 0.0;
+       step *= 2.0)
+    lo -= step;
+  for (double step = hi - lo; residual(law, fn, v_t, k1, z_t, kz, hi) >= 0.0;
+       step *= 2.0)
+    hi += step;
+  for (;;) {
+    const double mid = 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi))
+      return mid;
+    const double g = residual(law, fn, v_t, k1, z_t, kz, mid);
+    if (g == 0.0)
+      return mid;
+    if (g > 0.0)
+      lo = mid;
+    else
+      hi = mid;
+  }
+}
+
+/* a law with bristle stiffness s0 and damping scaled with it */
+static elasto_plastic
+law_with(double s0)
+{
+  friction_init(&fr, 48000.0, 1);
+  elasto_plastic law = fr.law;
+  law.sigma0 = s0;
+  law.sigma1 = 0.1 * sqrt(s0 / 1e4);
+  return law;
+}
+
+static void
+second_partials(void)
+{
+  const elasto_plastic law = law_with(1e5);
+  const double fn = 1.0, zss0 = law.mu_s * fn / law.sigma0;
+  double worst = 0.0;
+  int points = 0;
+  for (double v = 0.01; v < 1.0; v *= 1.7)
+    for (double a = 0.75; a < 1.2; a += 0.03) {
+      const double z = a * zss0 * (law.mu_d / law.mu_s + 0.3); /* all regimes */
+      double vv, vz, zz;
+      ep_zdot_second(&law, fn, v, z, &vv, &vz, &zz);
+      const double hv = 1e-6 * v, hz = 1e-7 * z;
+      double dv_p, dz_p, dv_m, dz_m, dv_zp, dz_zp, dv_zm, dz_zm;
+      ep_zdot(&law, fn, v + hv, z, &dv_p, &dz_p);
+      ep_zdot(&law, fn, v - hv, z, &dv_m, &dz_m);
+      ep_zdot(&law, fn, v, z + hz, &dv_zp, &dz_zp);
+      ep_zdot(&law, fn, v, z - hz, &dv_zm, &dz_zm);
+      const double fd_vv = (dv_p - dv_m) / (2 * hv);
+      const double fd_vz = (dz_p - dz_m) / (2 * hv);
+      const double fd_zv = (dv_zp - dv_zm) / (2 * hz);
+      const double fd_zz = (dz_zp - dz_zm) / (2 * hz);
+      /* scale: each partial against the size of its row */
+      const double sv = fabs(fd_vv) + fabs(fd_vz) + 1.0;
+      const double sz = fabs(fd_zz) + fabs(fd_zv) + 1.0 / zss0;
+      worst = fmax(worst, fabs(vv - fd_vv) / sv);
+      worst = fmax(worst, fabs(vz - fd_vz) / sv);
+      worst = fmax(worst, fabs(vz - fd_zv) / sz);
+      worst = fmax(worst, fabs(zz - fd_zz) / sz);
+      ++points;
+    }
+  printf("second partials of z' at %d points: off the central differences "
+         "by %.2e at worst (relative)\n",
+         points, worst);
+  CHECK(worst < 1e-6, "second partials off by %g", worst);
+}
+
+static void
+solver_accuracy(void)
+{
+  friction_stats stats = {0};
+  double worst = 0.0;
+  long trials = 0;
+  for (; trials < 200000; ++trials) {
+    const double fn = pow(10.0, uniform(-2.0, 1.7));
+    const elasto_plastic law = law_with(pow(10.0, uniform(2.0, 8.0)));
+    const double h = 1.0 / (48000.0 * (1 << (int)uniform(0.0, 4.0)));
+    const double kz = h * uniform(0.5, 1.0);
+    const double kv = -h / pow(10.0, uniform(-4.0, 1.0)); /* 1/mass */
+    const double inv_den = 1.0 / (1.0 - 0.5 * kv * law.sigma2);
+    const double k1 = 0.5 * kv * (kz * law.sigma0 + law.sigma1) * inv_den;
+    const double v_t = (uniform(0, 1) < 0.5 ? -1 : 1) * pow(10, uniform(-4, 0.5));
+    const double z_t = uniform(-2.0, 2.0) * law.mu_s * fn / law.sigma0;
+    const double any_root = bisect_root(&law, fn, v_t, k1, z_t, kz, -1.0, 1.0);
+    const double guess =
+      any_root + (uniform(0, 1) < 0.5 ? -1 : 1) *
+                   pow(10.0, uniform(-9.0, 0.0)) * (fabs(any_root) + fabs(v_t));
+    const double x = ep_solve_zdot(&law, fn, v_t, k1, z_t, kz, guess, &stats);
+    /* the implicit step may have several roots (a strong coupling): the
+     * one the solve is judged against is the one nearest its answer */
+    const double span = 1e-6 * (fabs(x) + fabs(v_t));
+    const double root = bisect_root(&law, fn, v_t, k1, z_t, kz, x - span, x + span);
+    const double miss = guess - root;
+    const double allowed =
+      fmax(2e-4 * fabs(miss), 2e-10 * (fabs(root) + fabs(v_t))) +
+      1e-15 * (fabs(root) + fabs(v_t));
+    worst = fmax(worst, fabs(x - root) / allowed);
+  }
+  printf("%ld random implicit steps: the solve off the bisected root by at "
+         "most %.3f of the tolerance (%.3f iterations per solve, %llu cap "
+         "hits)\n",
+         trials, worst, (double)stats.iterations / stats.solves,
+         (unsigned long long)stats.cap_hits);
+  CHECK(worst <= 1.0, "a solve missed the root by %g of its tolerance", worst);
+  CHECK(stats.cap_hits == 0, "cap hit %llu times",
+        (unsigned long long)stats.cap_hits);
+}
+
+/* every corner of (normal force, speed, sigma0, exciter mass, mu_s, mu_d,
+ * drive) at 44.1 kHz, with noise */
+static void
+corners(void)
+{
+  static const double forces[] = {1e-3, 50}, speeds[] = {-2, 1e-3};
+  static const double stiff[] = {100, 1e8}, masses[] = {1e-4, 10};
+  static const double mus[] = {0.01, 2};
+  uint64_t caps = 0;
+  int bad = 0, runs = 0;
+  for (int i = 0; i < 128; ++i) {
+    setup(44100.0, 3, 0.05, (i & 64) ? FRICTION_DRIVE_FORCE
+                                     : FRICTION_DRIVE_VELOCITY);
+    friction_set_exciter(&fr, masses[(i >> 3) & 1],
+                         (i & 64) ? FRICTION_DRIVE_FORCE
+                                  : FRICTION_DRIVE_VELOCITY);
+    elasto_plastic law = fr.law;
+    law.sigma0 = stiff[(i >> 2) & 1];
+    law.mu_s = mus[(i >> 4) & 1];
+    law.mu_d = mus[(i >> 5) & 1];
+    law.sigma3 = 1.0;
+    friction_set_law(&fr, law);
+    friction_set_normal_force(&fr, forces[i & 1]);
+    friction_set_motion(&fr, speeds[(i >> 1) & 1], 10.0 * speeds[(i >> 1) & 1]);
+    run(0.25);
+    bad += !(friction_is_finite(&fr) && modal_is_finite(&o) && isfinite(l[0]));
+    caps += fr.stats.cap_hits;
+    ++runs;
+  }
+  printf("%d parameter corners: %d not finite, %llu Newton cap hits\n", runs,
+         bad, (unsigned long long)caps);
+  CHECK(bad == 0, "%d corners went non-finite", bad);
+  CHECK(caps == 0, "Newton hit its cap %llu times at the corners",
+        (unsigned long long)caps);
 }
 
 int
@@ -185,5 +362,9 @@ main(void)
   CHECK(caps == 0, "Newton hit its cap %llu times", (unsigned long long)caps);
   CHECK(median <= 3, "median %d", median);
   CHECK(max <= 8, "maximum %d", max);
+
+  second_partials();
+  solver_accuracy();
+  corners();
   return check_done("test_friction");
 }

@@ -14,6 +14,7 @@
 #include <lv2/midi/midi.h>
 #include <lv2/options/options.h>
 #include <lv2/parameters/parameters.h>
+#include <lv2/port-props/port-props.h>
 #include <lv2/state/state.h>
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
@@ -422,6 +423,18 @@ host_port_range(const host* h, int index, float* min, float* def, float* max,
   *max = h->maxs[index];
   *is_output = h->is_output[index];
   return true;
+}
+
+bool
+host_port_logarithmic(const host* h, int index)
+{
+  if (index < 0 || (uint32_t)index >= h->n_ports)
+    return false;
+  LilvNode* log = lilv_new_uri(h->world, LV2_PORT_PROPS__logarithmic);
+  const bool is_log = lilv_port_has_property(
+    h->plugin, lilv_plugin_get_port_by_index(h->plugin, (uint32_t)index), log);
+  lilv_node_free(log);
+  return is_log;
 }
 
 bool

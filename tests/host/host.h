@@ -30,6 +30,7 @@ int host_n_ports(const host* h);
 const char* host_port_symbol(const host* h, int index);
 bool host_port_range(const host* h, int index, float* min, float* def,
                      float* max, bool* is_output);
+bool host_port_logarithmic(const host* h, int index);
 bool host_set(host* h, const char* symbol, float value);
 void host_set_index(host* h, int index, float value);
 float host_get(const host* h, const char* symbol);

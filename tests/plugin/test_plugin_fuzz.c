@@ -7,6 +7,7 @@
  * output stays bounded, run() allocates nothing, the bad input is
  * reported through log:log, and afterwards, back at the defaults, the
  * plugin plays exactly like a fresh instance.
+ * Usage: test_plugin_fuzz [PLUGIN-URI]
  */
 #include "analysis.h"
 #include "check.h"
@@ -135,13 +136,14 @@ set_defaults(host* h)
 }
 
 int
-main(void)
+main(int argc, char** argv)
 {
+  const char* uri = argc > 1 ? argv[1] : "urn:contact:impact";
   const double rate = 48000.0;
   enum { BLOCKS = 100000, MAX_BLOCK = 2048 };
   const int blocks =
       getenv("FUZZ_BLOCKS") ? atoi(getenv("FUZZ_BLOCKS")) : BLOCKS;
-  host* h = host_open("urn:contact:impact", rate, MAX_BLOCK);
+  host* h = host_open(uri, rate, MAX_BLOCK);
   if (!h)
     return 1;
   host_log_quiet(h, true);
@@ -209,7 +211,7 @@ main(void)
   host_run(h, (uint64_t)(0.1 * rate), 256, NULL, NULL);
   host_note_on(h, host_now(h), 60, 100);
   render used = render_run(h, 0.5, 256);
-  host* fresh = host_open("urn:contact:impact", rate, MAX_BLOCK);
+  host* fresh = host_open(uri, rate, MAX_BLOCK);
   host_run(fresh, (uint64_t)(0.1 * rate), 256, NULL, NULL);
   host_note_on(fresh, host_now(fresh), 60, 100);
   render ref = render_run(fresh, 0.5, 256);

@@ -5,7 +5,7 @@
  * fixed point with 8 decimals), restored into a fresh instance, and read
  * back.  Logarithmic ports must keep 1e-6 of their value everywhere in
  * their range, linear ports 1e-6 of their span; the port units are chosen
- * so that they can.
+ * so that they can.  Usage: test_plugin_state [PLUGIN-URI]
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -18,22 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static bool
-is_log(const char* symbol)
-{
-  /* the logarithmic ports are the positive ranges spanning decades */
-  static const char* const names[] = {
-      "hammer_mass", "stiffness",    "velocity_max", "velocity_curve",
-      "object_mass", "damper_decay", "_freq",        "_decay"};
-  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i)
-    if (strstr(symbol, names[i]))
-      return true;
-  return false;
-}
-
 int
-main(void)
+main(int argc, char** argv)
 {
+  const char* uri = argc > 1 ? argv[1] : "urn:contact:impact";
   char dir[] = "/tmp/contact-state-XXXXXX";
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
@@ -43,7 +31,7 @@ main(void)
   const double where[5] = {0.0, 1.0, 0.1234567, 0.5432109, 0.9876543};
   double worst_log = 0.0, worst_lin = 0.0;
   for (int round = 0; round < 5; ++round) {
-    host* a = host_open("urn:contact:impact", 48000.0, 256);
+    host* a = host_open(uri, 48000.0, 256);
     if (!a)
       return 1;
     const int n = host_n_ports(a);
@@ -54,9 +42,8 @@ main(void)
       if (!host_port_range(a, i, &lo, &def, &hi, &out) || out)
         continue;
       const double x = where[round];
-      const char* sym = host_port_symbol(a, i);
-      want[i] = is_log(sym) ? (float)(lo * pow(hi / lo, x))
-                            : (float)(lo + (hi - lo) * x);
+      want[i] = host_port_logarithmic(a, i) ? (float)(lo * pow(hi / lo, x))
+                                            : (float)(lo + (hi - lo) * x);
       host_set_index(a, i, want[i]);
     }
     host_run(a, 256, 256, NULL, NULL);
@@ -64,7 +51,7 @@ main(void)
     snprintf(file, sizeof(file), "state%d.ttl", round);
     CHECK(host_save_state(a, dir, file), "saving the state failed");
 
-    host* b = host_open("urn:contact:impact", 48000.0, 256);
+    host* b = host_open(uri, 48000.0, 256);
     char path[256];
     snprintf(path, sizeof(path), "%s/%s", dir, file);
     CHECK(host_restore_state(b, path), "restoring %s failed", path);
@@ -75,7 +62,7 @@ main(void)
         continue;
       const char* sym = host_port_symbol(a, i);
       const double got = host_get_index(b, i);
-      if (is_log(sym)) {
+      if (host_port_logarithmic(a, i)) {
         const double err = fabs(got / want[i] - 1.0);
         worst_log = fmax(worst_log, err);
         CHECK(err <= 1e-6, "%s: set %.9g, restored %.9g (%.2e)", sym, want[i],

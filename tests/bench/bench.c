@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Benchmark of the impact instrument (not a test: it asserts nothing).
+ * Benchmark of the instruments (not a test: it asserts nothing).
  *
- * DSP level: one voice (hammer + object) with 8, 32 and 128 modes, and 16
- * voices of 32 modes, at 48 kHz in blocks of 256, struck 8 times a second
- * at random velocities (a fast drum roll) and ringing in between; also the
- * free ringing alone and the cost of one strike.  Plugin level: run() of
- * the built plugin through lilv with 16 modes, one note and 16-note chords.
- * Prints ns per sample and the Newton iteration histogram.
+ * Impact, DSP level: one voice (hammer + object) with 8, 32 and 128 modes,
+ * and 16 voices of 32 modes, at 48 kHz in blocks of 256, struck 8 times a
+ * second at random velocities (a fast drum roll) and ringing in between;
+ * also the free ringing alone.  Friction, DSP level: one voice rubbing
+ * continuously (stick-slip) with 8 and 32 modes, without and with surface
+ * noise.  Plugin level: run() of the built plugins through lilv with 16
+ * modes.  Prints ns per sample and the Newton iteration histograms.
  *
- * usage: bench_impact [--quick]   (--quick: a short smoke run)
+ * usage: bench [--quick]   (--quick: a short smoke run)
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "friction.h"
 #include "host.h"
 #include "impact.h"
 #include "modal.h"
@@ -106,18 +108,49 @@ run_dsp(voice* vs, int voices, int modes, double seconds, double per_second,
   return 1e9 * best / (blocks * BLOCK);
 }
 
-/* ns per sample of the plugin's run(), notes of `chord` keys 8 times a
- * second */
+/* ns per sample of one rubbing voice (default bristles, f_N = 3 N, bow at
+ * 0.1 m/s on the plate-like object) */
 static double
-run_plugin(int chord, double seconds)
+run_friction(int modes, double sigma3, double seconds, friction_stats* stats)
 {
-  host* h = host_open("urn:contact:impact", rate, BLOCK);
+  static modal_object o;
+  static friction fr;
+  static float l[BLOCK], r[BLOCK];
+  voice v;
+  setup(&v, modes);
+  o = v.object;
+  friction_init(&fr, rate, 1);
+  elasto_plastic law = fr.law;
+  law.sigma0 = 1e6;
+  law.sigma3 = sigma3;
+  friction_set_law(&fr, law);
+  friction_set_normal_force(&fr, 3.0);
+  friction_set_motion(&fr, 0.1, 0.0);
+  const long blocks = (long)(seconds * rate / BLOCK);
+  double best = INFINITY;
+  for (int rep = 0; rep < 3; ++rep) {
+    const double t0 = now();
+    for (long b = 0; b < blocks; ++b)
+      friction_process(&fr, &o, BLOCK, l, r, 1.0);
+    best = fmin(best, now() - t0);
+  }
+  *stats = fr.stats;
+  return 1e9 * best / (blocks * BLOCK);
+}
+
+/* ns per sample of a plugin's run(), notes of `chord` keys 8 times a
+ * second (held for the friction instrument) */
+static double
+run_plugin(const char* uri, int chord, double seconds)
+{
+  host* h = host_open(uri, rate, BLOCK);
   if (!h)
     return NAN;
   host_set(h, "modes", 16.0f);
   host_set(h, "damper", 0.0f);
   const uint64_t frames = (uint64_t)(seconds * rate);
-  const uint64_t step = (uint64_t)(rate / 8);
+  const bool held = strstr(uri, "friction") != NULL;
+  const uint64_t step = held ? 4 * frames : (uint64_t)(rate / 8);
   for (uint64_t t = 0; t < 4 * frames; t += step)
     for (int k = 0; k < chord; ++k)
       host_note_on(h, t, 48 + 2 * k, 40 + (int)(80 * uniform()));
@@ -141,10 +174,10 @@ main(int argc, char** argv)
     return 1;
   impact_stats stats;
 
-  printf("contact impact benchmark, %g kHz, blocks of %d, %g s per figure "
+  printf("contact benchmark, %g kHz, blocks of %d, %g s per figure "
          "(best of 3)\n\n",
          rate / 1e3, BLOCK, seconds);
-  printf("DSP (dsp/impact + dsp/modal), 8 strikes per second per voice:\n");
+  printf("Impact (dsp/impact + dsp/modal), 8 strikes per second per voice:\n");
   const int sizes[3] = {8, 32, 128};
   for (int i = 0; i < 3; ++i) {
     const double ns = run_dsp(vs, 1, sizes[i], seconds, 8.0, &stats);
@@ -167,9 +200,28 @@ main(int argc, char** argv)
              (unsigned long long)stats.histogram[k],
              100.0 * stats.histogram[k] / stats.solves);
 
-  printf("\nPlugin run() through lilv, 16 modes, notes 8 times a second:\n");
-  printf("  1 note:          %7.1f ns/sample\n", run_plugin(1, seconds));
-  printf("  16-note chords:  %7.1f ns/sample\n", run_plugin(16, seconds));
+  printf("\nFriction (dsp/friction + dsp/modal), one voice rubbing:\n");
+  for (int i = 0; i < 4; ++i) {
+    const int modes = i < 2 ? 8 : 32;
+    const double sigma3 = i % 2 ? 0.05 : 0.0;
+    friction_stats fs;
+    const double ns = run_friction(modes, sigma3, seconds, &fs);
+    printf("  1 voice, %3d modes%s %6.1f ns/sample  (%.3f Newton iterations "
+           "per solve, %llu cap hits)\n",
+           modes, sigma3 > 0.0 ? ", with noise:" : ":            ", ns,
+           (double)fs.iterations / fs.solves,
+           (unsigned long long)fs.cap_hits);
+  }
+
+  printf("\nPlugin run() through lilv, 16 modes:\n");
+  printf("  impact, 1 note 8 times a second:     %7.1f ns/sample\n",
+         run_plugin("urn:contact:impact", 1, seconds));
+  printf("  impact, 16-note chords:              %7.1f ns/sample\n",
+         run_plugin("urn:contact:impact", 16, seconds));
+  printf("  friction, 1 note held:               %7.1f ns/sample\n",
+         run_plugin("urn:contact:friction", 1, seconds));
+  printf("  friction, 16 notes held:             %7.1f ns/sample\n",
+         run_plugin("urn:contact:friction", 16, seconds));
   free(vs);
   return 0;
 }
