@@ -7,8 +7,10 @@
 #include <math.h>
 #include <string.h>
 
-/* time constant of the anchor (bow velocity) and normal force glides */
-static const double glide_s = 0.005;
+/* time constants of the glides: the hand changes its speed over tens of
+ * milliseconds; the normal force follows faster (a lift is quick, still
+ * without a click) */
+static const double speed_glide_s = 0.03, force_glide_s = 0.005;
 
 /* sin and cos on [-pi/2, pi/2] by their Taylor series (to x^17 and x^18:
  * error below 1e-16 there), for the sinusoidal transition of eq 8.19.
@@ -636,7 +638,8 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
                  float* out_r, double scale)
 {
   const double fs = fr->sample_rate;
-  const double glide = -expm1(-1.0 / (glide_s * fs));
+  const double speed_glide = -expm1(-1.0 / (speed_glide_s * fs));
+  const double force_glide = -expm1(-1.0 / (force_glide_s * fs));
   double sum_force = 0.0, sum_slip = 0.0;
   int t = 0;
   /* lifted and at rest: the object rings on its own */
@@ -667,8 +670,8 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
   modal_next_velocities(o, k.c, &ot.point_v, &ot.right_v);
   for (; t < frames; ++t) {
     const double anchor_before = fr->anchor_v;
-    fr->anchor_v += (fr->bow_velocity - fr->anchor_v) * glide;
-    fr->fn += (fr->normal_force - fr->fn) * glide;
+    fr->anchor_v += (fr->bow_velocity - fr->anchor_v) * speed_glide;
+    fr->fn += (fr->normal_force - fr->fn) * force_glide;
     if (fr->normal_force == 0.0 && fr->fn < 1e-9)
       fr->fn = 0.0; /* lifted */
     const double w = fr->law.sigma3 != 0.0 ? fractal_next(&fr->noise) : 0.0;

@@ -123,7 +123,7 @@ void friction_set_noise(friction* fr, double beta);
 
 /* Run exciter and object for `frames` samples, adding scale * pickup
  * velocities to the outputs.  Bow velocity and normal force glide to the
- * values set (5 ms), so that automation never clicks.  Tell it when the
+ * values set (30 ms and 5 ms), so that automation never clicks.  Tell it when the
  * object's table changed. */
 void friction_process(friction* fr, modal_object* o, int frames,
                       float* out_l, float* out_r, double scale);
