@@ -83,7 +83,8 @@ fractal_set(fractal_noise* n, double beta, double f_low, double f_high,
   double simpson = 0.0;
   for (int k = 0; k <= INTERVALS; ++k) {
     const double w = DSP_PI * exp(u0 + k * du);
-    const double weight = (k == 0 || k == INTERVALS) ? 1.0 : (k % 2 ? 4.0 : 2.0);
+    const double weight =
+        (k == 0 || k == INTERVALS) ? 1.0 : (k % 2 ? 4.0 : 2.0);
     simpson += weight * power_at(n, w) * w;
   }
   sum += simpson * du / 3.0;

@@ -24,7 +24,7 @@ typedef struct fractal_noise {
   double a1[FRACTAL_MAX_SECTIONS / 2], a2[FRACTAL_MAX_SECTIONS / 2];
   double s1[FRACTAL_MAX_SECTIONS / 2], s2[FRACTAL_MAX_SECTIONS / 2];
   double pole[FRACTAL_MAX_SECTIONS], zero[FRACTAL_MAX_SECTIONS]; /* Hz */
-  double a[FRACTAL_MAX_SECTIONS], b[FRACTAL_MAX_SECTIONS]; /* mapped */
+  double a[FRACTAL_MAX_SECTIONS], b[FRACTAL_MAX_SECTIONS];       /* mapped */
   int sections;
   double gain; /* to unit RMS */
   double rate;

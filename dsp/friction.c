@@ -21,11 +21,13 @@ sin_cos_half_turn(double x, double* s, double* c)
 {
   const double y = x * x, y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
   /* sin x / x = sum (-y)^k / (2k+1)!, cos x = sum (-y)^k / (2k)! */
-  const double s01 = 1.0 - y * (1.0 / 6.0), s23 = 1.0 / 120.0 - y * (1.0 / 5040.0);
+  const double s01 = 1.0 - y * (1.0 / 6.0),
+               s23 = 1.0 / 120.0 - y * (1.0 / 5040.0);
   const double s45 = 1.0 / 362880.0 - y * (1.0 / 39916800.0);
   const double s67 = 1.0 / 6227020800.0 - y * (1.0 / 1307674368000.0);
   const double s8 = 1.0 / 355687428096000.0;
-  const double c01 = 1.0 - y * (1.0 / 2.0), c23 = 1.0 / 24.0 - y * (1.0 / 720.0);
+  const double c01 = 1.0 - y * (1.0 / 2.0),
+               c23 = 1.0 / 24.0 - y * (1.0 / 720.0);
   const double c45 = 1.0 / 40320.0 - y * (1.0 / 3628800.0);
   const double c67 = 1.0 / 479001600.0 - y * (1.0 / 87178291200.0);
   const double c89 = 1.0 / 20922789888000.0 - y * (1.0 / 6402373705728000.0);
@@ -42,11 +44,11 @@ sign(double x)
 /* What z' needs that depends only on the normal force, computed once per
  * step: |z_ss|(v) = base + dip e^{-(v/v_s)^2} (eq 8.17) and z_ba. */
 typedef struct bristles {
-  double base;     /* f_c / sigma0 */
-  double dip;      /* (f_s - f_c) / sigma0 */
-  double inv_vs;   /* 1 / v_s */
-  double zba;      /* breakaway displacement */
-  double largest;  /* max |z_ss| = max(f_c, f_s) / sigma0 */
+  double base;    /* f_c / sigma0 */
+  double dip;     /* (f_s - f_c) / sigma0 */
+  double inv_vs;  /* 1 / v_s */
+  double zba;     /* breakaway displacement */
+  double largest; /* max |z_ss| = max(f_c, f_s) / sigma0 */
 } bristles;
 
 /* breakaway displacement, eq 8.28.  z_ba < min_v z_ss must hold for alpha
@@ -58,9 +60,9 @@ bristles_of(const elasto_plastic* law, double fn)
   const double mu_min = law->mu_d < law->mu_s ? law->mu_d : law->mu_s;
   const double per_sigma0 = fn / law->sigma0;
   const double mu_max = law->mu_d < law->mu_s ? law->mu_s : law->mu_d;
-  return (bristles){law->mu_d * per_sigma0, (law->mu_s - law->mu_d) * per_sigma0,
-                    1.0 / law->stribeck, law->breakaway * mu_min * per_sigma0,
-                    mu_max * per_sigma0};
+  return (bristles){law->mu_d * per_sigma0,
+                    (law->mu_s - law->mu_d) * per_sigma0, 1.0 / law->stribeck,
+                    law->breakaway * mu_min * per_sigma0, mu_max * per_sigma0};
 }
 
 /* the same for a normal force fn given what it is for 1 N */
@@ -118,14 +120,14 @@ ep_steady_z(const elasto_plastic* law, double fn, double v, double* dz_dv)
 /* z' at one point, with what Newton needs of it, and what its second
  * partials are computed from if they are needed (zdot_second_partials) */
 typedef struct zdot_eval {
-  double value;      /* z' */
-  double d_dv, d_dz; /* its partials, eq 8.45 */
-  bool engaged;      /* alpha > 0 */
-  bool transition;   /* 0 < alpha < 1 */
-  double v, a;       /* |v|, |z| */
-  double m, m_v;     /* |z_ss| and d|z_ss| / dv */
+  double value;                   /* z' */
+  double d_dv, d_dz;              /* its partials, eq 8.45 */
+  bool engaged;                   /* alpha > 0 */
+  bool transition;                /* 0 < alpha < 1 */
+  double v, a;                    /* |v|, |z| */
+  double m, m_v;                  /* |z_ss| and d|z_ss| / dv */
   double inv_m, inv_span, u, u_m; /* 1/|z_ss|, 1/(|z_ss| - z_ba), u, du/dm */
-  double sn, c;      /* sin(pi u), pi/2 cos(pi u) */
+  double sn, c;                   /* sin(pi u), pi/2 cos(pi u) */
   double alpha, alpha_a, alpha_m, phi_m;
 } zdot_eval;
 
@@ -161,25 +163,25 @@ zdot(const bristles* b, double v, double z, gaussian_memo* memo, zdot_eval* e)
   const double phi = alpha * a * inv_m;
   const double phi_m = a * (alpha_m - alpha * inv_m) * inv_m;
   *e = (zdot_eval){
-    .value = v * (1.0 - phi),
-    .d_dv = 1.0 - phi - v * phi_m * m_v,              /* eq 8.45 */
-    .d_dz = -fabs(v) * inv_m * (a * alpha_a + alpha), /* eq 8.45 */
-    .engaged = engaged,
-    .transition = transition,
-    .v = fabs(v),
-    .a = a,
-    .m = m,
-    .m_v = m_v,
-    .inv_m = inv_m,
-    .inv_span = inv_span,
-    .u = u,
-    .u_m = u_m,
-    .sn = sn,
-    .c = c,
-    .alpha = alpha,
-    .alpha_a = alpha_a,
-    .alpha_m = alpha_m,
-    .phi_m = phi_m,
+      .value = v * (1.0 - phi),
+      .d_dv = 1.0 - phi - v * phi_m * m_v,              /* eq 8.45 */
+      .d_dz = -fabs(v) * inv_m * (a * alpha_a + alpha), /* eq 8.45 */
+      .engaged = engaged,
+      .transition = transition,
+      .v = fabs(v),
+      .a = a,
+      .m = m,
+      .m_v = m_v,
+      .inv_m = inv_m,
+      .inv_span = inv_span,
+      .u = u,
+      .u_m = u_m,
+      .sn = sn,
+      .c = c,
+      .alpha = alpha,
+      .alpha_a = alpha_a,
+      .alpha_m = alpha_m,
+      .phi_m = phi_m,
   };
 }
 
@@ -197,12 +199,12 @@ zdot_second_partials(const bristles* b, const zdot_eval* e, double* d_vv,
   const double alpha_aa = e->transition ? s2 * p * p : 0.0;
   const double alpha_am = e->transition ? s2 * p * u_m - e->c * p * p : 0.0;
   const double alpha_mm =
-    e->transition ? s2 * u_m * u_m - 2.0 * e->c * u_m * p : 0.0;
+      e->transition ? s2 * u_m * u_m - 2.0 * e->c * u_m * p : 0.0;
   const double phi_a = (e->alpha_a * a + e->alpha) * w;
   const double phi_aa = (alpha_aa * a + 2.0 * e->alpha_a) * w;
   const double phi_am = (alpha_am * a + e->alpha_m) * w - phi_a * w;
   const double phi_mm =
-    a * w * (alpha_mm - 2.0 * e->alpha_m * w + 2.0 * e->alpha * w * w);
+      a * w * (alpha_mm - 2.0 * e->alpha_m * w + 2.0 * e->alpha * w * w);
   /* |z_ss| = base + E, E = dip e^{-r^2}, r = V / v_s */
   const double dip_part = e->m - b->base;
   const double inv_vs2 = b->inv_vs * b->inv_vs;
@@ -226,8 +228,8 @@ zdot_second_partials(const bristles* b, const zdot_eval* e, double* d_vv,
  * |z_ss|), and S'' changes by at most pi^3 du inside the transition, by
  * pi^2 across its ends. */
 static DSP_INLINE bool
-newton_step_is_final(const bristles* b, const zdot_eval* e, double v,
-                     double z, double k1, double kz, double slope, double dx,
+newton_step_is_final(const bristles* b, const zdot_eval* e, double v, double z,
+                     double k1, double kz, double slope, double dx,
                      double tolerance)
 {
   const double v1 = v + k1 * dx, z1 = z + kz * dx;
@@ -237,22 +239,23 @@ newton_step_is_final(const bristles* b, const zdot_eval* e, double v,
     return (v > 0.0 ? z1 : -z1) <= b->zba;
   const double dv = fabs(k1 * dx);
   const double du =
-    e->inv_span * (fabs(kz * dx) + fabs(e->a - b->zba) * e->inv_span *
-                                     fabs(e->m_v) * dv);
+      e->inv_span *
+      (fabs(kz * dx) + fabs(e->a - b->zba) * e->inv_span * fabs(e->m_v) * dv);
   if (!(du <= 1e-3 && dv <= 1e-3 * e->v && dv * b->inv_vs <= 1e-3))
     return false;
   const double u_lo = e->u - du, u_hi = e->u + du;
   const bool crosses_end =
-    (u_lo < 0.5) != (u_hi < 0.5) || (u_lo < -0.5) != (u_hi < -0.5);
+      (u_lo < 0.5) != (u_hi < 0.5) || (u_lo < -0.5) != (u_hi < -0.5);
   const bool inside = u_hi > -0.5 && u_lo < 0.5;
   const double s2_change = crosses_end ? DSP_PI * DSP_PI
                            : inside    ? DSP_PI * DSP_PI * DSP_PI * du
                                        : 0.0;
   double d_vv, d_vz, d_zz;
   zdot_second_partials(b, e, &d_vv, &d_vz, &d_zz);
-  const double g2 = fabs(k1 * k1 * d_vv + 2.0 * k1 * kz * d_vz + kz * kz * d_zz);
+  const double g2 =
+      fabs(k1 * k1 * d_vv + 2.0 * k1 * kz * d_vz + kz * kz * d_zz);
   const double g2_change =
-    0.5 * s2_change * e->v * e->a * e->inv_m * du * du; /* times dx^2 */
+      0.5 * s2_change * e->v * e->a * e->inv_m * du * du; /* times dx^2 */
   const double left = g2 * dx * dx + g2_change;
   return left <= 0.1 * fabs(slope * dx) && left <= tolerance * fabs(slope);
 }
@@ -404,8 +407,8 @@ typedef struct bracket {
 } bracket;
 
 static DSP_INLINE bracket
-engaged_bracket(const bristles* b, double v_t, double k1, double z_t,
-                double kz, double stick)
+engaged_bracket(const bristles* b, double v_t, double k1, double z_t, double kz,
+                double stick)
 {
   const bool forward = stick > 0.0;
   const double x_a = ((forward ? b->zba : -b->zba) - z_t) / kz;
@@ -454,8 +457,7 @@ solve_zdot(friction_stats* stats, const bristles* b, double v_t, double k1,
     const double slope = e.d_dv * k1 + e.d_dz * kz - 1.0;
     double next = x - g / slope;
     const double tolerance = tolerance_of(next, guess, v_t);
-    if (newton_step_is_final(b, &e, v, z, k1, kz, slope, next - x,
-                             tolerance)) {
+    if (newton_step_is_final(b, &e, v, z, k1, kz, slope, next - x, tolerance)) {
       x = next;
       converged = true;
       break;
@@ -508,16 +510,6 @@ ep_solve_zdot(const elasto_plastic* law, double fn, double v_t, double k1,
   return solve_zdot(stats, &b, v_t, k1, z_t, kz, guess, &memo, &relax);
 }
 
-/* One step of h seconds with the object coefficients c.  f0, z0, z'0 are
- * the values at its start; the unknown is z'1 at its end ([ch8] 8.A.1).
- * The bodies move under the step-average force F = (f0 + f1) / 2, so
- * v1 = v_free + Kv F, and z follows the theta rule
- *     z1 = z0 + h ((1 - theta) z'0 + theta z'1),
- * theta = 1/2 being the trapezoid of eq 8.34.  Then
- *     v1 = v~ + K1 z'1,  z1 = z~ + theta h z'1            (eqs 8.36, 8.39).
- * Where the bristles relax faster than the step resolves (rate lambda =
- * -dz'/dz, h lambda > 2) the trapezoid would ring; theta = 1 - 1 / (h
- * lambda) keeps the relaxation monotone (L-stable as h lambda grows). */
 /* what stays constant over a friction_process() call */
 typedef struct step_constants {
   const modal_coeffs* c;  /* object */
@@ -538,6 +530,16 @@ typedef struct object_track {
   double left, right;      /* pickups after the last step */
 } object_track;
 
+/* One step of h seconds.  f0, z0, z'0 are the values at its start; the
+ * unknown is z'1 at its end ([ch8] 8.A.1).  The bodies move under the
+ * step-average force F = (f0 + f1) / 2, so v1 = v_free + Kv F, and z
+ * follows the theta rule
+ *     z1 = z0 + h ((1 - theta) z'0 + theta z'1),
+ * theta = 1/2 being the trapezoid of eq 8.34.  Then
+ *     v1 = v~ + K1 z'1,  z1 = z~ + theta h z'1            (eqs 8.36, 8.39).
+ * Where the bristles relax faster than the step resolves (rate lambda =
+ * -dz'/dz, h lambda > 2) the trapezoid would ring; theta = 1 - 1 / (h
+ * lambda) keeps the relaxation monotone (L-stable as h lambda grows). */
 static DSP_INLINE void
 step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
      double fn, double w, object_track* ot)
@@ -580,8 +582,9 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
     const double kz = theta * h;
     const double z_t = fr->z + (1.0 - theta) * h * fr->zdot;
     const double v_t =
-      (v_free + 0.5 * kv * (fr->force + law->sigma0 * z_t + law->sigma3 * w)) *
-      k->inv_den;
+        (v_free +
+         0.5 * kv * (fr->force + law->sigma0 * z_t + law->sigma3 * w)) *
+        k->inv_den;
     const double k1 = 0.5 * kv * (kz * law->sigma0 + law->sigma1) * k->inv_den;
     const bristles b = bristles_scaled(&k->per_newton, fn);
     /* the guess: z' extrapolated from the last three steps, unless the
@@ -594,11 +597,11 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
       const double z_ss = sign(v_t) * steady_magnitude(&b, v_t, &dm, &memo);
       guess = (z_ss - z_t) / kz;
     }
-    zd1 = solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &memo,
-                     &fr->relax);
+    zd1 =
+        solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &memo, &fr->relax);
     z1 = z_t + kz * zd1;
-    f1 = law->sigma0 * z1 + law->sigma1 * zd1 +
-         law->sigma2 * (v_t + k1 * zd1) + law->sigma3 * w;
+    f1 = law->sigma0 * z1 + law->sigma1 * zd1 + law->sigma2 * (v_t + k1 * zd1) +
+         law->sigma3 * w;
   }
   const double f = 0.5 * (fr->force + f1);
   ot->pending = f;
@@ -662,7 +665,7 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
   k.ex = m > 1 ? &fr->exciter_sub : &fr->exciter.audio;
   k.h = 1.0 / (fs * m);
   k.kv = -((fr->drive == FRICTION_DRIVE_VELOCITY ? k.ex->bv[0]
-                                                  : k.h / fr->exciter_mass) +
+                                                 : k.h / fr->exciter_mass) +
            k.c->sum_bv);
   k.inv_den = 1.0 / (1.0 - 0.5 * k.kv * fr->law.sigma2);
   k.per_newton = bristles_of(&fr->law, 1.0);

@@ -17,9 +17,11 @@
  * opposite impulses.  z follows the trapezoid rule (eq 8.34) where it
  * resolves the bristles' relaxation and a monotone theta rule where it
  * does not, and the delay-free loop between z', z, v and f is solved by the
- * K method and Newton-Raphson on z' (eqs 8.36-8.48).  When the bristles
- * and the exciter would resonate above a twelfth of the sample rate, the
- * sample is split into sub-steps.
+ * K method for z' (eqs 8.36-8.48): in closed form while the bristles stick,
+ * else by Newton-Raphson inside a bracket, usually in one step whose error
+ * the second derivatives bound (see solve_zdot in friction.c).  When the
+ * bristles and the exciter would resonate above a twelfth of the sample
+ * rate, the sample is split into sub-steps.
  *
  * The exciter has mass m.  Driven by velocity, it is held to an anchor
  * moving at the bow velocity by a spring and damper tuned to 250 Hz with
@@ -42,7 +44,7 @@ enum { FRICTION_NEWTON_CAP = 16, FRICTION_MAX_SUBSTEPS = 8 };
 #define FRICTION_MIN_MU 1e-6
 
 /* The drive's natural frequency (Hz) and damping ratio. */
-#define FRICTION_DRIVE_FREQ 250.0
+#define FRICTION_DRIVE_FREQ    250.0
 #define FRICTION_DRIVE_DAMPING 0.7
 
 typedef struct elasto_plastic {
@@ -88,7 +90,7 @@ double ep_solve_zdot(const elasto_plastic* law, double fn, double v_t,
 typedef struct friction {
   modal_coeffs sub;         /* object at the sub-step */
   modal_coeffs exciter_sub; /* exciter at the sub-step */
-  modal_object exciter; /* one mode: the drive spring (velocity drive) */
+  modal_object exciter;     /* one mode: the drive spring (velocity drive) */
   fractal_noise noise;
   elasto_plastic law;
   friction_drive drive;
@@ -123,10 +125,10 @@ void friction_set_noise(friction* fr, double beta);
 
 /* Run exciter and object for `frames` samples, adding scale * pickup
  * velocities to the outputs.  Bow velocity and normal force glide to the
- * values set (30 ms and 5 ms), so that automation never clicks.  Tell it when the
- * object's table changed. */
-void friction_process(friction* fr, modal_object* o, int frames,
-                      float* out_l, float* out_r, double scale);
+ * values set (30 ms and 5 ms), so that automation never clicks.  Tell it when
+ * the object's table changed. */
+void friction_process(friction* fr, modal_object* o, int frames, float* out_l,
+                      float* out_r, double scale);
 void friction_object_changed(friction* fr);
 
 /* Exciter and bristles back to rest (the object is left as it is). */

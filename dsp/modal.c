@@ -292,7 +292,8 @@ modal_bounds(const modal_object* o, double* reach, double* speed)
     if (!(wd > 0.0 && o->decay[l] > 0.0))
       continue;
     const double w0 = sqrt(wd * wd + 1.0 / (o->decay[l] * o->decay[l]));
-    const double amp = sqrt(o->x[l] * o->x[l] + (o->v[l] / w0) * (o->v[l] / w0));
+    const double amp =
+        sqrt(o->x[l] * o->x[l] + (o->v[l] / w0) * (o->v[l] / w0));
     sx += amp;
     sv += amp * w0;
   }

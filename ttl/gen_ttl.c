@@ -32,9 +32,9 @@ static const struct {
     {"kilogram", "kilogram", "kg"},
     {"newton", "newton", "N"},
     {"metrePerSecond", "metre per second", "m/s"},
-  {"millimetrePerSecond", "millimetre per second", "mm/s"},
-  {"newtonPerMetre", "newton per metre", "N/m"},
-  {"newtonSecondPerMetre", "newton second per metre", "N s/m"},
+    {"millimetrePerSecond", "millimetre per second", "mm/s"},
+    {"newtonPerMetre", "newton per metre", "N/m"},
+    {"newtonSecondPerMetre", "newton second per metre", "N s/m"},
     {"secondPerMetre", "second per metre", "s/m"},
     {"newtonPerMetrePowAlpha", "newton per metre to the power alpha", "N/m^a"},
 };
@@ -43,15 +43,15 @@ static const struct {
   const char* symbol;
   const char* label;
 } groups[] = {
-  {"meters", "Meters"},     {"hammer", "Hammer"}, {"exciter", "Exciter"},
-  {"bristles", "Bristles"}, {"object", "Object"}, {"output", "Output"},
+    {"meters", "Meters"},     {"hammer", "Hammer"}, {"exciter", "Exciter"},
+    {"bristles", "Bristles"}, {"object", "Object"}, {"output", "Output"},
 };
 
 static bool
 uses_group(const plugin_info* p, const char* group)
 {
   for (int i = 0; i < p->n_ports; ++i)
-    if (p->port(i)->group && !strcmp(p->port(i)->group, group))
+    if (plugin_port(p, i)->group && !strcmp(plugin_port(p, i)->group, group))
       return true;
   return false;
 }
@@ -87,7 +87,7 @@ string(FILE* f, const char* s)
 static void
 write_port(FILE* f, const plugin_info* p, int index)
 {
-  const port_info* port = p->port(index);
+  const port_info* port = plugin_port(p, index);
   fputs("\t[\n", f);
   switch (port->kind) {
   case PORT_MIDI_IN:
@@ -178,12 +178,12 @@ write_plugin(FILE* f, const plugin_info* p)
   for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); ++i)
     if (uses_group(p, groups[i].symbol))
       fprintf(f,
-            "<%s#%s>\n\ta pg:Group ;\n\tlv2:symbol \"%s\" ;\n"
-            "\trdfs:label \"%s\" .\n\n",
-            p->uri, groups[i].symbol, groups[i].symbol, groups[i].label);
+              "<%s#%s>\n\ta pg:Group ;\n\tlv2:symbol \"%s\" ;\n"
+              "\trdfs:label \"%s\" .\n\n",
+              p->uri, groups[i].symbol, groups[i].symbol, groups[i].label);
   /* one group per mode of the modal table */
   for (int i = 0; i < p->n_ports; ++i) {
-    const port_info* port = p->port(i);
+    const port_info* port = plugin_port(p, i);
     if (port->group && !strncmp(port->group, "mode", 4) &&
         strstr(port->symbol, "_freq"))
       fprintf(f,
@@ -251,7 +251,7 @@ static int
 port_index(const plugin_info* p, const char* symbol)
 {
   for (int i = 0; i < p->n_ports; ++i)
-    if (!strcmp(p->port(i)->symbol, symbol))
+    if (!strcmp(plugin_port(p, i)->symbol, symbol))
       return i;
   return -1;
 }
@@ -261,11 +261,11 @@ set_port(const char* path, int line, const plugin_info* p, preset* pr,
          const char* symbol, double value)
 {
   const int i = port_index(p, symbol);
-  if (i < 0 || p->port(i)->kind != PORT_CONTROL_IN) {
+  if (i < 0 || plugin_port(p, i)->kind != PORT_CONTROL_IN) {
     fprintf(stderr, "%s:%d: no control port '%s'\n", path, line, symbol);
     return false;
   }
-  const port_info* info = p->port(i);
+  const port_info* info = plugin_port(p, i);
   if (!(value >= info->min && value <= info->max)) {
     fprintf(stderr, "%s:%d: %s = %g is outside %g..%g\n", path, line, symbol,
             value, info->min, info->max);
@@ -354,7 +354,7 @@ read_presets(const char* path, preset_file* pf)
       pr = &pf->presets[pf->n++];
       memset(pr, 0, sizeof(*pr));
       for (int i = 0; i < p->n_ports && i < MAX_PORTS; ++i)
-        pr->values[i] = p->port(i)->def;
+        pr->values[i] = plugin_port(p, i)->def;
       const size_t id = strcspn(rest, " \t");
       snprintf(pr->id, sizeof(pr->id), "%.*s", (int)id, rest);
       snprintf(pr->label, sizeof(pr->label), "%s", rest + id + (rest[id] != 0));
@@ -413,10 +413,10 @@ write_presets(FILE* f, const preset_file* pf)
     fputs(" ;\n\tlv2:port", f);
     bool first = true;
     for (int i = 0; i < p->n_ports; ++i) {
-      if (p->port(i)->kind != PORT_CONTROL_IN)
+      if (plugin_port(p, i)->kind != PORT_CONTROL_IN)
         continue;
       fprintf(f, "%s [\n\t\tlv2:symbol \"%s\" ;\n\t\tpset:value ",
-              first ? "" : " ,", p->port(i)->symbol);
+              first ? "" : " ,", plugin_port(p, i)->symbol);
       number(f, pr->values[i]);
       fputs("\n\t]", f);
       first = false;
@@ -469,7 +469,7 @@ main(int argc, char** argv)
       return 2;
     int controls = 0;
     for (int i = 0; i < p->n_ports; ++i) {
-      const port_info* port = p->port(i);
+      const port_info* port = plugin_port(p, i);
       if (argv[1][2] == 's')
         puts(port->symbol);
       controls += port->kind == PORT_CONTROL_IN || port->kind == PORT_METER;

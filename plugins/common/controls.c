@@ -27,7 +27,7 @@ void
 controls_defaults(const plugin_info* p, float* values)
 {
   for (int i = 0; i < p->n_ports; ++i)
-    values[i] = conform(p->port(i), p->port(i)->def);
+    values[i] = conform(plugin_port(p, i), plugin_port(p, i)->def);
 }
 
 bool
@@ -36,7 +36,7 @@ controls_read(const plugin_info* p, float* const* ports, float* values,
 {
   bool changed = false;
   for (int i = 0; i < p->n_ports; ++i) {
-    const port_info* info = p->port(i);
+    const port_info* info = plugin_port(p, i);
     if (info->kind != PORT_CONTROL_IN || !ports[i])
       continue;
     const float raw = *ports[i];

@@ -70,7 +70,7 @@ plugin_host_work(plugin_host* h, const plugin_info* p, uint32_t size,
     return LV2_WORKER_ERR_UNKNOWN;
   input_report r;
   memcpy(&r, data, sizeof(r));
-  const port_info* last = p->port(r.last_port);
+  const port_info* last = plugin_port(p, r.last_port);
   const char* port = last ? last->symbol : "?";
   if (r.non_finite)
     lv2_log_warning(&h->logger,

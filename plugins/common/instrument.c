@@ -213,7 +213,8 @@ render_voice(instrument* in, int v, float* out_l, float* out_r, int frames)
   double reach, speed;
   modal_bounds(in->cls->voice_object(in, v), &reach, &speed);
   s->level = (float)speed;
-  if (fade <= 0.0f || (!in->cls->busy(in, v) && speed * in->object.gain < silence))
+  if (fade <= 0.0f ||
+      (!in->cls->busy(in, v) && speed * in->object.gain < silence))
     free_voice(in, v);
 }
 
@@ -224,7 +225,7 @@ render(instrument* in, uint32_t from, uint32_t to)
   float* out_r = in->ports[in->cls->out_r];
   while (from < to) {
     const int frames =
-      (int)(to - from < INSTRUMENT_CHUNK ? to - from : INSTRUMENT_CHUNK);
+        (int)(to - from < INSTRUMENT_CHUNK ? to - from : INSTRUMENT_CHUNK);
     if (in->retune) {
       for (int v = 0; v < INSTRUMENT_VOICES; ++v)
         if (in->slots[v].sounding)
@@ -287,9 +288,10 @@ instrument_run(LV2_Handle h, uint32_t n_samples)
 
   uint32_t t = 0;
   const LV2_Atom_Sequence* seq =
-    (const LV2_Atom_Sequence*)in->ports[in->cls->midi_in];
+      (const LV2_Atom_Sequence*)in->ports[in->cls->midi_in];
   if (seq && seq->atom.type == in->host.uris.atom_Sequence) {
-    LV2_ATOM_SEQUENCE_FOREACH (seq, ev) {
+    LV2_ATOM_SEQUENCE_FOREACH(seq, ev)
+    {
       const int64_t at = ev->time.frames;
       const uint32_t frame = at < (int64_t)t           ? t
                              : at > (int64_t)n_samples ? n_samples
@@ -313,9 +315,12 @@ instrument_run(LV2_Handle h, uint32_t n_samples)
 /* ---- life cycle ------------------------------------------------------- */
 
 LV2_Handle
-instrument_instantiate(const instrument_class* cls, double rate,
+instrument_instantiate(const LV2_Descriptor* descriptor, double rate,
+                       const char* bundle_path,
                        const LV2_Feature* const* features)
 {
+  (void)bundle_path;
+  const instrument_class* cls = (const instrument_class*)descriptor;
   instrument* in = (instrument*)calloc(1, sizeof(instrument));
   if (!in)
     return NULL;

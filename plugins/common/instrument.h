@@ -39,6 +39,7 @@ enum {
 typedef struct instrument instrument;
 
 typedef struct instrument_class {
+  LV2_Descriptor descriptor; /* first: instantiate() finds the class by it */
   const plugin_info* info;
   int object_port; /* index of the object's first port */
   int out_l, out_r, midi_in;
@@ -96,15 +97,24 @@ instrument_voice(instrument* in, int v)
   return (char*)in->voices + (size_t)v * in->cls->voice_size;
 }
 
-/* The LV2 entry points: a plugin's instantiate() calls
- * instrument_instantiate() with its class, the rest are shared
- * (extension_data gives the worker and options interfaces). */
-LV2_Handle instrument_instantiate(const instrument_class* cls, double rate,
+/* The LV2 entry points, the same for every instrument: the descriptor is
+ * the first member of the instrument's class, so instantiate() finds the
+ * class from it (extension_data gives the worker and options interfaces).
+ * A class starts with INSTRUMENT_DESCRIPTOR(its URI). */
+LV2_Handle instrument_instantiate(const LV2_Descriptor* descriptor, double rate,
+                                  const char* bundle_path,
                                   const LV2_Feature* const* features);
 void instrument_connect_port(LV2_Handle h, uint32_t port, void* data);
 void instrument_activate(LV2_Handle h);
 void instrument_run(LV2_Handle h, uint32_t frames);
 void instrument_cleanup(LV2_Handle h);
 const void* instrument_extension_data(const char* uri);
+
+#define INSTRUMENT_DESCRIPTOR(uri)                                             \
+  {                                                                            \
+    (uri), instrument_instantiate, instrument_connect_port,                    \
+        instrument_activate, instrument_run, NULL, instrument_cleanup,         \
+        instrument_extension_data                                              \
+  }
 
 #endif

@@ -79,3 +79,10 @@ object_port(int index)
 {
   return index >= 0 && index < OBJECT_N_PORTS ? &object_ports[index] : NULL;
 }
+
+const port_info*
+plugin_port(const plugin_info* p, int index)
+{
+  return index >= 0 && index < p->n_own ? &p->own[index]
+                                        : object_port(index - p->n_own);
+}

@@ -48,8 +48,8 @@ typedef struct port_info {
 #define UNIT_NEWTON    "cu:newton"
 #define UNIT_M_PER_S   "cu:metrePerSecond"
 #define UNIT_S_PER_M   "cu:secondPerMetre"
-#define UNIT_MM_PER_S "cu:millimetrePerSecond"
-#define UNIT_N_PER_M "cu:newtonPerMetre"
+#define UNIT_MM_PER_S  "cu:millimetrePerSecond"
+#define UNIT_N_PER_M   "cu:newtonPerMetre"
 #define UNIT_N_S_PER_M "cu:newtonSecondPerMetre"
 #define UNIT_STIFFNESS "cu:newtonPerMetrePowAlpha"
 
@@ -59,7 +59,11 @@ typedef struct plugin_info {
   const char* name;
   const char* comment;
   int n_ports;
-  const port_info* (*port)(int index);
+  const port_info* own; /* the instrument's own ports, n_own of them; the */
+  int n_own;            /* object's follow (object_ports.h) */
 } plugin_info;
+
+/* Port `index` of the plugin, own or object's (NULL out of range). */
+const port_info* plugin_port(const plugin_info* p, int index);
 
 #endif

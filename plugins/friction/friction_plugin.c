@@ -54,7 +54,7 @@ drive_voice(instrument* in, int v)
   friction_set_motion(&fv->contact, s->bow_velocity * scale,
                       s->ext_force * scale);
   friction_set_normal_force(
-    &fv->contact, fv->lifted ? 0.0 : s->normal_force * fv->pressure_scale);
+      &fv->contact, fv->lifted ? 0.0 : s->normal_force * fv->pressure_scale);
 }
 
 static void
@@ -79,13 +79,18 @@ controls(instrument* in)
   const float* c = in->values;
   friction_state* s = state(in);
   const elasto_plastic law = {
-    c[FRICTION_SIGMA0], c[FRICTION_SIGMA1], c[FRICTION_SIGMA2],
-    c[FRICTION_SIGMA3], c[FRICTION_MU_S],   c[FRICTION_MU_D],
-    1e-3 * c[FRICTION_STRIBECK_VELOCITY],   c[FRICTION_BREAKAWAY],
+      c[FRICTION_SIGMA0],
+      c[FRICTION_SIGMA1],
+      c[FRICTION_SIGMA2],
+      c[FRICTION_SIGMA3],
+      c[FRICTION_MU_S],
+      c[FRICTION_MU_D],
+      1e-3 * c[FRICTION_STRIBECK_VELOCITY],
+      c[FRICTION_BREAKAWAY],
   };
   const friction_drive drive = c[FRICTION_DRIVE_MODE] > 0.5f
-                                 ? FRICTION_DRIVE_FORCE
-                                 : FRICTION_DRIVE_VELOCITY;
+                                   ? FRICTION_DRIVE_FORCE
+                                   : FRICTION_DRIVE_VELOCITY;
   s->normal_force = c[FRICTION_NORMAL_FORCE];
   s->bow_velocity = c[FRICTION_BOW_VELOCITY];
   s->ext_force = c[FRICTION_EXT_FORCE];
@@ -204,24 +209,26 @@ meters(instrument* in)
       *in->ports[FRICTION_FORCE + i] = m[i];
 }
 
-static const instrument_class friction_class = {
-  &friction_info, FRICTION_OBJECT, FRICTION_OUT_L, FRICTION_OUT_R,
-  FRICTION_MIDI_IN, sizeof(friction_voice), sizeof(friction_state),
-  voice_init, voice_object, controls, note_on, note_off, pressure,
-  controller, render, busy, finite, reset, object_changed, meters,
-};
-
-static LV2_Handle
-instantiate(const LV2_Descriptor* descriptor, double rate,
-            const char* bundle_path, const LV2_Feature* const* features)
-{
-  (void)descriptor;
-  (void)bundle_path;
-  return instrument_instantiate(&friction_class, rate, features);
-}
-
-const LV2_Descriptor friction_descriptor = {
-  FRICTION_URI,        instantiate,       instrument_connect_port,
-  instrument_activate, instrument_run,    NULL,
-  instrument_cleanup,  instrument_extension_data,
+const instrument_class friction_class = {
+    INSTRUMENT_DESCRIPTOR(FRICTION_URI),
+    &friction_info,
+    FRICTION_OBJECT,
+    FRICTION_OUT_L,
+    FRICTION_OUT_R,
+    FRICTION_MIDI_IN,
+    sizeof(friction_voice),
+    sizeof(friction_state),
+    voice_init,
+    voice_object,
+    controls,
+    note_on,
+    note_off,
+    pressure,
+    controller,
+    render,
+    busy,
+    finite,
+    reset,
+    object_changed,
+    meters,
 };

@@ -51,7 +51,8 @@ static void
 controls(instrument* in)
 {
   const float* c = in->values;
-  const hunt_crossley law = {c[IMPACT_STIFFNESS], c[IMPACT_ALPHA], c[IMPACT_MU]};
+  const hunt_crossley law = {c[IMPACT_STIFFNESS], c[IMPACT_ALPHA],
+                             c[IMPACT_MU]};
   state(in)->velocity_max = c[IMPACT_VELOCITY_MAX];
   state(in)->velocity_curve = c[IMPACT_VELOCITY_CURVE];
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
@@ -67,7 +68,7 @@ note_on(instrument* in, int v, int velocity, bool fresh)
   (void)fresh; /* a ringing object is struck as it is ([ch8] fig 8.10a) */
   const impact_state* s = state(in);
   const double v_in =
-    s->velocity_max * pow(velocity / 127.0, s->velocity_curve);
+      s->velocity_max * pow(velocity / 127.0, s->velocity_curve);
   impact_strike(&voice(in, v)->contact, &voice(in, v)->object, v_in);
 }
 
@@ -149,24 +150,26 @@ meters(instrument* in)
       *in->ports[IMPACT_IMPACT_VELOCITY + i] = m[i];
 }
 
-static const instrument_class impact_class = {
-  &impact_info, IMPACT_OBJECT, IMPACT_OUT_L, IMPACT_OUT_R, IMPACT_MIDI_IN,
-  sizeof(impact_voice), sizeof(impact_state), voice_init, voice_object,
-  controls, note_on, note_off, pressure, controller, render, busy, finite,
-  reset, object_changed, meters,
-};
-
-static LV2_Handle
-instantiate(const LV2_Descriptor* descriptor, double rate,
-            const char* bundle_path, const LV2_Feature* const* features)
-{
-  (void)descriptor;
-  (void)bundle_path;
-  return instrument_instantiate(&impact_class, rate, features);
-}
-
-const LV2_Descriptor impact_descriptor = {
-  IMPACT_URI,          instantiate,       instrument_connect_port,
-  instrument_activate, instrument_run,    NULL,
-  instrument_cleanup,  instrument_extension_data,
+const instrument_class impact_class = {
+    INSTRUMENT_DESCRIPTOR(IMPACT_URI),
+    &impact_info,
+    IMPACT_OBJECT,
+    IMPACT_OUT_L,
+    IMPACT_OUT_R,
+    IMPACT_MIDI_IN,
+    sizeof(impact_voice),
+    sizeof(impact_state),
+    voice_init,
+    voice_object,
+    controls,
+    note_on,
+    note_off,
+    pressure,
+    controller,
+    render,
+    busy,
+    finite,
+    reset,
+    object_changed,
+    meters,
 };

@@ -63,19 +63,12 @@ static const port_info ports[IMPACT_OBJECT] = {
          "object and damps it."),
 };
 
-static const port_info*
-impact_port(int index)
-{
-  if (index >= 0 && index < IMPACT_OBJECT)
-    return &ports[index];
-  return object_port(index - IMPACT_OBJECT);
-}
-
 const plugin_info impact_info = {
     IMPACT_URI,
     "Contact Impact",
     "A hammer strikes a resonating object; the sound comes from the "
     "Hunt-Crossley contact between them, solved sample by sample.",
     IMPACT_N_PORTS,
-    impact_port,
+    ports,
+    IMPACT_OBJECT,
 };

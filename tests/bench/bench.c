@@ -209,8 +209,7 @@ main(int argc, char** argv)
     printf("  1 voice, %3d modes%s %6.1f ns/sample  (%.3f Newton iterations "
            "per solve, %llu cap hits)\n",
            modes, sigma3 > 0.0 ? ", with noise:" : ":            ", ns,
-           (double)fs.iterations / fs.solves,
-           (unsigned long long)fs.cap_hits);
+           (double)fs.iterations / fs.solves, (unsigned long long)fs.cap_hits);
   }
 
   printf("\nPlugin run() through lilv, 16 modes:\n");

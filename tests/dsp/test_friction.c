@@ -52,8 +52,8 @@ run(double seconds)
 {
   const long frames = (long)(seconds * fr.sample_rate);
   for (long done = 0; done < frames; done += 4800)
-    friction_process(&fr, &o, (int)(frames - done < 4800 ? frames - done : 4800),
-                     l, r, 1.0);
+    friction_process(
+        &fr, &o, (int)(frames - done < 4800 ? frames - done : 4800), l, r, 1.0);
 }
 
 /* period (s) and peak-to-peak displacement of the mode after 2 s, and the
@@ -202,21 +202,23 @@ solver_accuracy(void)
     const double kv = -h / pow(10.0, uniform(-4.0, 1.0)); /* 1/mass */
     const double inv_den = 1.0 / (1.0 - 0.5 * kv * law.sigma2);
     const double k1 = 0.5 * kv * (kz * law.sigma0 + law.sigma1) * inv_den;
-    const double v_t = (uniform(0, 1) < 0.5 ? -1 : 1) * pow(10, uniform(-4, 0.5));
+    const double v_t =
+        (uniform(0, 1) < 0.5 ? -1 : 1) * pow(10, uniform(-4, 0.5));
     const double z_t = uniform(-2.0, 2.0) * law.mu_s * fn / law.sigma0;
     const double any_root = bisect_root(&law, fn, v_t, k1, z_t, kz, -1.0, 1.0);
-    const double guess =
-      any_root + (uniform(0, 1) < 0.5 ? -1 : 1) *
-                   pow(10.0, uniform(-9.0, 0.0)) * (fabs(any_root) + fabs(v_t));
+    const double guess = any_root + (uniform(0, 1) < 0.5 ? -1 : 1) *
+                                        pow(10.0, uniform(-9.0, 0.0)) *
+                                        (fabs(any_root) + fabs(v_t));
     const double x = ep_solve_zdot(&law, fn, v_t, k1, z_t, kz, guess, &stats);
     /* the implicit step may have several roots (a strong coupling): the
      * one the solve is judged against is the one nearest its answer */
     const double span = 1e-6 * (fabs(x) + fabs(v_t));
-    const double root = bisect_root(&law, fn, v_t, k1, z_t, kz, x - span, x + span);
+    const double root =
+        bisect_root(&law, fn, v_t, k1, z_t, kz, x - span, x + span);
     const double miss = guess - root;
     const double allowed =
-      fmax(2e-4 * fabs(miss), 2e-10 * (fabs(root) + fabs(v_t))) +
-      1e-15 * (fabs(root) + fabs(v_t));
+        fmax(2e-4 * fabs(miss), 2e-10 * (fabs(root) + fabs(v_t))) +
+        1e-15 * (fabs(root) + fabs(v_t));
     worst = fmax(worst, fabs(x - root) / allowed);
   }
   printf("%ld random implicit steps: the solve off the bisected root by at "
@@ -240,8 +242,8 @@ corners(void)
   uint64_t caps = 0;
   int bad = 0, runs = 0;
   for (int i = 0; i < 128; ++i) {
-    setup(44100.0, 3, 0.05, (i & 64) ? FRICTION_DRIVE_FORCE
-                                     : FRICTION_DRIVE_VELOCITY);
+    setup(44100.0, 3, 0.05,
+          (i & 64) ? FRICTION_DRIVE_FORCE : FRICTION_DRIVE_VELOCITY);
     friction_set_exciter(&fr, masses[(i >> 3) & 1],
                          (i & 64) ? FRICTION_DRIVE_FORCE
                                   : FRICTION_DRIVE_VELOCITY);
@@ -278,8 +280,8 @@ main(void)
       run(4.0);
       double dz;
       const double expected =
-        fr.law.sigma0 * ep_steady_z(&fr.law, 1.0, sign * v, &dz) +
-        fr.law.sigma2 * sign * v;
+          fr.law.sigma0 * ep_steady_z(&fr.law, 1.0, sign * v, &dz) +
+          fr.law.sigma2 * sign * v;
       worst = fmax(worst, fabs(fr.force / expected - 1.0));
       CHECK(fabs(fr.v / (sign * v) - 1.0) < 1e-6, "not sliding at %g m/s",
             sign * v);
@@ -321,8 +323,8 @@ main(void)
 
   /* 4. Newton over the grid */
   static const double forces[] = {0.01, 0.1, 0.5, 1, 5, 10, 50};
-  static const double speeds[] = {-2, -0.3, -0.03, -0.003, 0.001,
-                                  0.01, 0.1, 1, 2};
+  static const double speeds[] = {-2,   -0.3, -0.03, -0.003, 0.001,
+                                  0.01, 0.1,  1,     2};
   static const double rates[] = {48000.0, 96000.0};
   uint64_t hist[FRICTION_NEWTON_CAP + 1] = {0}, solves = 0, caps = 0;
   for (int k = 0; k < 2; ++k)

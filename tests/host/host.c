@@ -432,7 +432,8 @@ host_port_logarithmic(const host* h, int index)
     return false;
   LilvNode* log = lilv_new_uri(h->world, LV2_PORT_PROPS__logarithmic);
   const bool is_log = lilv_port_has_property(
-    h->plugin, lilv_plugin_get_port_by_index(h->plugin, (uint32_t)index), log);
+      h->plugin, lilv_plugin_get_port_by_index(h->plugin, (uint32_t)index),
+      log);
   lilv_node_free(log);
   return is_log;
 }

@@ -75,7 +75,8 @@ main(void)
     host_note_on(h, 0, 60, 127);
     host_note_off(h, second, 60);
     render r = render_run(h, 2.0, 256);
-    const double after = peak_abs(r.l + second + second / 10, second - second / 10);
+    const double after =
+        peak_abs(r.l + second + second / 10, second - second / 10);
     printf("%s = 0: peak after the release %.3g dBFS\n",
            k == 0 ? "normal_force" : "bow_velocity",
            20.0 * log10(after + 1e-300));
