@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: ISC */
+#include "rolling.h"
+
+#include "dsp_util.h"
+
+#include <math.h>
+#include <string.h>
+
+/* time for the speed to follow a change of the controls */
+static const double speed_glide_s = 0.02;
+
+void
+rolling_init(rolling* r, double sample_rate, uint64_t seed)
+{
+  memset(r, 0, sizeof(*r));
+  r->sample_rate = sample_rate;
+  surface_init(&r->ground, seed);
+  r->law = (hunt_crossley){1e9, 1.5, 0.3};
+  r->ball_mass = 0.005;
+  r->weight = 0.005 * 9.81;
+}
+
+void
+rolling_set_law(rolling* r, hunt_crossley law)
+{
+  if (law.stiffness != r->law.stiffness || law.alpha != r->law.alpha)
+    r->substeps = 0;
+  r->law = law;
+}
+
+void
+rolling_set_ball(rolling* r, double mass, double radius, double weight)
+{
+  if (mass != r->ball_mass || weight != r->weight)
+    r->substeps = 0;
+  r->ball_mass = mass;
+  r->weight = weight > 0.0 ? weight : 0.0;
+  surface_set(&r->ground, r->ground.beta, r->ground.depth, radius);
+}
+
+void
+rolling_set_surface(rolling* r, double beta, double depth)
+{
+  surface_set(&r->ground, beta, depth, r->ground.radius);
+}
+
+void
+rolling_set_asymmetry(rolling* r, double asymmetry)
+{
+  r->asymmetry = asymmetry;
+}
+
+void
+rolling_set_speed(rolling* r, double speed, double seconds)
+{
+  r->target = speed > 0.0 ? speed : 0.0;
+  if (!(seconds > 0.0))
+    seconds = speed_glide_s;
+  r->accel = fabs(r->target - r->speed) / seconds;
+}
+
+/* what the ball's bottom meets at distance X: the ride height of the
+ * surface and the ball's out-of-roundness */
+static double
+offset_at(rolling* r, double distance)
+{
+  const double radius = r->ground.radius;
+  const double e = ROLLING_MAX_ECCENTRICITY * r->asymmetry;
+  return surface_ride(&r->ground, distance) +
+         e * radius * cos(distance / radius);
+}
+
+static double
+static_compression(const rolling* r)
+{
+  return r->weight > 0.0
+             ? pow(r->weight / r->law.stiffness, 1.0 / r->law.alpha)
+             : 0.0;
+}
+
+void
+rolling_place(rolling* r, const modal_object* o)
+{
+  double px, pv;
+  modal_point(o, &px, &pv);
+  r->offset = offset_at(r, r->distance);
+  r->ball_x = static_compression(r) + px - r->offset;
+  r->ball_v = pv;
+  r->force = r->force_prev = r->weight;
+}
+
+void
+rolling_reset(rolling* r, modal_object* o)
+{
+  modal_reset(o);
+  r->speed = r->target = r->accel = 0.0;
+  rolling_place(r, o);
+}
+
+bool
+rolling_is_finite(const rolling* r)
+{
+  return isfinite(r->ball_x) && isfinite(r->ball_v) && isfinite(r->force) &&
+         isfinite(r->force_prev) && isfinite(r->offset) &&
+         isfinite(r->distance) && isfinite(r->speed);
+}
+
+void
+rolling_object_changed(rolling* r)
+{
+  r->substeps = 0;
+}
+
+/* Sub-steps per sample: the contact spring, linearised at the static
+ * compression, with the ball and the interaction point's mass on it,
+ * rings over at least 16 steps. */
+static void
+choose_substeps(rolling* r, const modal_object* o)
+{
+  const double x = static_compression(r);
+  const double m_eff =
+      1.0 / (1.0 / r->ball_mass + 1.0 / modal_point_mass(o));
+  int m = 1;
+  if (x > 0.0) {
+    const double k_lin =
+        r->law.alpha * r->law.stiffness * pow(x, r->law.alpha - 1.0);
+    const double freq = sqrt(k_lin / m_eff) / (2.0 * DSP_PI);
+    while (m < ROLLING_MAX_SUBSTEPS && m * r->sample_rate < 16.0 * freq)
+      m *= 2;
+  }
+  modal_coeffs_compute(o, 1.0 / (r->sample_rate * m), &r->sub);
+  r->substeps = m;
+}
+
+DSP_VECTOR_CLONES void
+rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
+                float* out_r, double scale)
+{
+  if (r->substeps == 0)
+    choose_substeps(r, o);
+  const int m = r->substeps;
+  const double h = 1.0 / (r->sample_rate * m);
+  const double w = r->weight;
+  /* the ball moves h^2 / (2 m) and h / m per unit force; with the modes'
+   * response the compression responds to F by kx ([ch8] eq 8.32) */
+  const double hx = h * h / (2.0 * r->ball_mass);
+  const double hv = h / r->ball_mass;
+  const double kx = -(hx + r->sub.sum_bx);
+  const double dv_max = r->accel * h;
+
+  double px, pv;
+  modal_point(o, &px, &pv);
+  double x0 = r->ball_x - px + r->offset;
+  double force_sum = 0.0;
+  long touching = 0;
+  for (int t = 0; t < frames; ++t) {
+    for (int s = 0; s < m; ++s) {
+      /* the rolling speed, moving to its target at bounded acceleration */
+      const double dv = r->target - r->speed;
+      r->speed = fabs(dv) <= dv_max ? r->target : r->speed + copysign(dv_max, dv);
+      r->distance += r->speed * h;
+      const double offset = offset_at(r, r->distance);
+
+      /* everything but this step's contact force */
+      const double ball_dx = h * r->ball_v + hx * w;
+      const double ball_v = r->ball_v + hv * w;
+      const double px0 = px;
+      modal_predict(o, &r->sub, &px, &pv);
+      const double dx_free = ball_dx - (px - px0) + (offset - r->offset);
+
+      const hc_solution sol = hunt_crossley_solve(
+          &r->law, x0, dx_free, kx, h, 2.0 * r->force - r->force_prev);
+      const double f = sol.force;
+      if (sol.iterations > 0) {
+        r->stats.solves++;
+        r->stats.iterations += (uint64_t)sol.iterations;
+        r->stats.histogram[sol.iterations]++;
+        if (!sol.converged)
+          r->stats.cap_hits++;
+      }
+      if (f != 0.0) {
+        modal_correct(o, &r->sub, f);
+        px += r->sub.sum_bx * f;
+        ++touching;
+      }
+      r->ball_v = ball_v - hv * f;
+      r->ball_x += ball_dx - hx * f;
+      r->offset = offset;
+      r->force_prev = r->force;
+      r->force = f;
+      force_sum += f;
+      x0 += dx_free + kx * f;
+    }
+    double left, right;
+    modal_pickups(o, &left, &right);
+    out_l[t] += (float)(scale * left);
+    out_r[t] += (float)(scale * right);
+  }
+  r->stats.contact_steps += (uint64_t)frames * (uint64_t)m;
+  if (frames > 0) {
+    r->mean_force = force_sum / ((double)frames * m);
+    r->contact_fraction = (double)touching / ((double)frames * m);
+  }
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Rolling ([papetti] I-B, [ch8] 8.3.3): a ball rolls over the interaction
+ * point of a modal object, and the sound is a dense train of micro-impacts
+ * computed by the Hunt-Crossley contact of the impact interactor.
+ *
+ * The ball (mass m, radius R) is pressed on the object by its weight W and
+ * moves along the surface at the rolling speed V; its travelled distance X
+ * indexes the surface (surface.h), on which its bottom rides at the height
+ * c(X), the upper envelope of the profile as a ball of radius R can follow
+ * it.  Across the surface the ball and the object's interaction point move
+ * along the contact axis (positive into the object) under the weight and
+ * the contact force, with the compression
+ *     x = ball position - point displacement + c(X) + e R cos(X / R),
+ * the profile entering as an offset of the compression, and the last term
+ * the ball's out-of-roundness e (asymmetry), which modulates the contact
+ * once per revolution.  Where the surface falls away faster than the
+ * weight can pull the ball down the ball flies, and lands again: the
+ * micro-impacts.
+ *
+ * Each step is the impact interactor's: the step-average contact force
+ * (the discrete gradient of the contact potential plus the mean damping
+ * force, hunt_crossley_solve) by the K method, ball and modes moving
+ * exactly under it; so at rest (V = 0) the ball keeps its static
+ * compression (W / k)^(1/alpha) exactly, and the discrete system is
+ * passive.  Sub-steps are chosen so that the contact spring under the
+ * static load rings over at least 16 steps.
+ *
+ * The speed moves to its target at a bounded acceleration: 20 ms for a
+ * change of the controls, or a set stopping time.
+ */
+#ifndef CONTACT_ROLLING_H
+#define CONTACT_ROLLING_H
+
+#include "impact.h"
+#include "modal.h"
+#include "surface.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { ROLLING_MAX_SUBSTEPS = 16 };
+
+/* The ball's out-of-roundness at asymmetry 1 (relative radius change). */
+#define ROLLING_MAX_ECCENTRICITY 2e-4
+
+typedef struct rolling {
+  modal_coeffs sub; /* object coefficients for the sub-step */
+  surface ground;
+  hunt_crossley law;
+  double sample_rate;
+  double ball_mass;  /* kg */
+  double weight;     /* N, pressing the ball on the object */
+  double asymmetry;  /* 0..1 */
+
+  double speed, target, accel; /* m/s, m/s, m/s^2 */
+  double distance;             /* m, X */
+  double ball_x, ball_v;       /* m, m/s along the contact axis */
+  double force, force_prev;    /* N, step averages of the last two steps */
+  double offset;               /* m, c(X) + e R cos(X / R) now */
+  int substeps;                /* per sample; 0: coefficients stale */
+
+  /* the last block, for the meters */
+  double mean_force;       /* N */
+  double contact_fraction; /* of its steps */
+  impact_stats stats;
+} rolling;
+
+void rolling_init(rolling* r, double sample_rate, uint64_t seed);
+
+/* Contact law, ball (kg, m, and the weight pressing it, N), surface
+ * (roughness beta, RMS depth m) and asymmetry 0..1. */
+void rolling_set_law(rolling* r, hunt_crossley law);
+void rolling_set_ball(rolling* r, double mass, double radius, double weight);
+void rolling_set_surface(rolling* r, double beta, double depth);
+void rolling_set_asymmetry(rolling* r, double asymmetry);
+
+/* Roll toward `speed` (m/s, >= 0), getting there in `seconds`. */
+void rolling_set_speed(rolling* r, double speed, double seconds);
+
+/* Put the ball down at rest on the object with its static compression. */
+void rolling_place(rolling* r, const modal_object* o);
+
+/* Run ball and object for `frames` samples, adding scale * pickup
+ * velocities to the outputs.  Tell it when the object's table changed. */
+void rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
+                     float* out_r, double scale);
+void rolling_object_changed(rolling* r);
+
+/* The ball back to rest, off the object (the object too). */
+void rolling_reset(rolling* r, modal_object* o);
+bool rolling_is_finite(const rolling* r);
+
+#endif
