@@ -313,6 +313,18 @@ modal_point_mass(const modal_object* o)
 }
 
 void
+modal_press(modal_object* o, double force)
+{
+  for (int l = 0; l < o->count; ++l) {
+    if (!(mode_enabled(o, l) && o->gain[l] > 0.0))
+      continue;
+    const double wd = 2.0 * DSP_PI * o->freq[l], sigma = 1.0 / o->decay[l];
+    /* x'' + 2 sigma x' + (wd^2 + sigma^2) x = f / m_l at rest */
+    o->x[l] += force * o->gain[l] / (o->mass * (wd * wd + sigma * sigma));
+  }
+}
+
+void
 modal_reset(modal_object* o)
 {
   memset(o->x, 0, sizeof(o->x));

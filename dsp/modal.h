@@ -128,6 +128,9 @@ void modal_bounds(const modal_object* o, double* reach, double* speed);
 /* 1 / sum(1 / m_l): the mass the interaction point shows to a short blow. */
 double modal_point_mass(const modal_object* o);
 
+/* Add the static deflection under a constant force at the interaction
+ * point (as of a weight laid on it long ago); the vibration is kept. */
+void modal_press(modal_object* o, double force);
 void modal_reset(modal_object* o);
 bool modal_is_finite(const modal_object* o);
 

@@ -14,17 +14,37 @@ rolling_init(rolling* r, double sample_rate, uint64_t seed)
 {
   memset(r, 0, sizeof(*r));
   r->sample_rate = sample_rate;
+  r->seed = seed;
   surface_init(&r->ground, seed);
   r->law = (hunt_crossley){1e9, 1.5, 0.3};
   r->ball_mass = 0.005;
   r->weight = 0.005 * 9.81;
 }
 
+static double
+static_compression(const rolling* r)
+{
+  return r->weight > 0.0
+             ? pow(r->weight / r->law.stiffness, 1.0 / r->law.alpha)
+             : 0.0;
+}
+
+/* the contact patch under the static load, of diameter 2 sqrt(R x) */
+static void
+update_patch(rolling* r)
+{
+  surface_set_patch(&r->ground,
+                    2.0 * sqrt(r->ground.radius * static_compression(r)));
+}
+
 void
 rolling_set_law(rolling* r, hunt_crossley law)
 {
-  if (law.stiffness != r->law.stiffness || law.alpha != r->law.alpha)
+  if (law.stiffness != r->law.stiffness || law.alpha != r->law.alpha) {
     r->substeps = 0;
+    r->law = law;
+    update_patch(r);
+  }
   r->law = law;
 }
 
@@ -36,6 +56,7 @@ rolling_set_ball(rolling* r, double mass, double radius, double weight)
   r->ball_mass = mass;
   r->weight = weight > 0.0 ? weight : 0.0;
   surface_set(&r->ground, r->ground.beta, r->ground.depth, radius);
+  update_patch(r);
 }
 
 void
@@ -53,7 +74,10 @@ rolling_set_asymmetry(rolling* r, double asymmetry)
 void
 rolling_set_speed(rolling* r, double speed, double seconds)
 {
-  r->target = speed > 0.0 ? speed : 0.0;
+  speed = speed > 0.0 ? speed : 0.0;
+  if (speed == r->target && r->accel > 0.0)
+    return; /* on its way there */
+  r->target = speed;
   if (!(seconds > 0.0))
     seconds = speed_glide_s;
   r->accel = fabs(r->target - r->speed) / seconds;
@@ -70,17 +94,11 @@ offset_at(rolling* r, double distance)
          e * radius * cos(distance / radius);
 }
 
-static double
-static_compression(const rolling* r)
-{
-  return r->weight > 0.0
-             ? pow(r->weight / r->law.stiffness, 1.0 / r->law.alpha)
-             : 0.0;
-}
-
 void
-rolling_place(rolling* r, const modal_object* o)
+rolling_place(rolling* r, modal_object* o)
 {
+  /* the object has long borne the ball's weight */
+  modal_press(o, r->weight);
   double px, pv;
   modal_point(o, &px, &pv);
   r->offset = offset_at(r, r->distance);
@@ -92,9 +110,17 @@ rolling_place(rolling* r, const modal_object* o)
 void
 rolling_reset(rolling* r, modal_object* o)
 {
-  modal_reset(o);
+  /* the surface from its start again, with its settings */
+  const double beta = r->ground.beta, depth = r->ground.depth,
+               radius = r->ground.radius;
+  surface_init(&r->ground, r->seed);
+  surface_set(&r->ground, beta, depth, radius);
+  update_patch(r);
+  r->distance = 0.0;
   r->speed = r->target = r->accel = 0.0;
-  rolling_place(r, o);
+  r->force = r->force_prev = r->offset = 0.0;
+  r->ball_x = r->ball_v = 0.0;
+  modal_reset(o);
 }
 
 bool

@@ -49,6 +49,7 @@ typedef struct rolling {
   surface ground;
   hunt_crossley law;
   double sample_rate;
+  uint64_t seed;     /* of the surface */
   double ball_mass;  /* kg */
   double weight;     /* N, pressing the ball on the object */
   double asymmetry;  /* 0..1 */
@@ -78,8 +79,9 @@ void rolling_set_asymmetry(rolling* r, double asymmetry);
 /* Roll toward `speed` (m/s, >= 0), getting there in `seconds`. */
 void rolling_set_speed(rolling* r, double speed, double seconds);
 
-/* Put the ball down at rest on the object with its static compression. */
-void rolling_place(rolling* r, const modal_object* o);
+/* Put the ball down at rest on the object with its static compression,
+ * the object deflected under its weight as if it had lain there long. */
+void rolling_place(rolling* r, modal_object* o);
 
 /* Run ball and object for `frames` samples, adding scale * pickup
  * velocities to the outputs.  Tell it when the object's table changed. */
@@ -87,7 +89,8 @@ void rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
                      float* out_r, double scale);
 void rolling_object_changed(rolling* r);
 
-/* The ball back to rest, off the object (the object too). */
+/* Everything back to the start: the surface from its beginning, the
+ * object at rest, the ball off it (rolling_place() puts it down). */
 void rolling_reset(rolling* r, modal_object* o);
 bool rolling_is_finite(const rolling* r);
 

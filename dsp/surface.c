@@ -14,6 +14,7 @@ surface_init(surface* s, uint64_t seed)
   memset(s, 0, sizeof(*s));
   fractal_init(&s->noise, 1.0 / SURFACE_SPACING, seed);
   surface_set(s, 1.0, 1e-6, 5e-3);
+  surface_set_patch(s, SURFACE_SPACING);
 }
 
 static double
@@ -56,7 +57,8 @@ add_arc(surface* s, uint64_t j)
 static uint64_t
 first_needed(const surface* s)
 {
-  const double from = (s->position - s->reach) / SURFACE_SPACING - 1.0;
+  const double at = (double)s->ride_next * SURFACE_SPACING;
+  const double from = (at - s->reach) / SURFACE_SPACING - 1.0;
   return from > 0.0 ? (uint64_t)from : 0;
 }
 
@@ -106,12 +108,12 @@ surface_profile(const surface* s, double position)
   return h0 + t * (h1 - h0);
 }
 
-double
-surface_ride(surface* s, double position)
+/* c at sample i (taken in order): the envelope of the parabolas and the
+ * profile there */
+static double
+envelope_at(surface* s, uint64_t i)
 {
-  if (position > s->position)
-    s->position = position;
-  const double x = s->position;
+  const double x = sample_x(i);
   /* the profile up to reach ahead */
   while (sample_x(s->next) <= x + s->reach + SURFACE_SPACING) {
     double h = fractal_next(&s->noise);
@@ -126,9 +128,95 @@ surface_ride(surface* s, double position)
     s->arc_first = (s->arc_first + 1) % SURFACE_SAMPLES;
     --s->arc_count;
   }
-  const uint64_t i = s->arc[s->arc_first];
-  const double d = x - sample_x(i);
-  const double arc = s->height[i % SURFACE_SAMPLES] - d * d / (2.0 * s->radius);
-  const double profile = surface_profile(s, x);
-  return arc > profile ? arc : profile;
+  const uint64_t j = s->arc[s->arc_first];
+  const double d = x - sample_x(j);
+  const double arc = s->height[j % SURFACE_SAMPLES] - d * d / (2.0 * s->radius);
+  const double h = s->height[i % SURFACE_SAMPLES];
+  return arc > h ? arc : h;
+}
+
+/* The patch is W samples wide, taken as two running means, of w1 = W/2
+ * and w2 = W - w1 samples (a triangle-like weight, with far weaker
+ * sidelobes than one mean over W, so that little of the roughness finer
+ * than the patch gets through) */
+static void
+sum_patch(surface* s)
+{
+  const uint64_t last = s->ride_next - 1;
+  s->sum_c = s->sum_m = 0.0;
+  for (int k = 0; k <= s->w1; ++k)
+    s->sum_c += s->ride[(last - (uint64_t)k) % SURFACE_PATCH_MAX];
+  for (int k = 0; k < s->w2; ++k)
+    s->sum_m += s->mean[(last - (uint64_t)k) % SURFACE_PATCH_MAX];
+}
+
+void
+surface_set_patch(surface* s, double diameter)
+{
+  int cells = (int)(diameter / SURFACE_SPACING + 0.5);
+  const int most = SURFACE_PATCH_MAX - 2;
+  cells = cells < 1 ? 1 : cells > most ? most : cells;
+  if (cells == s->w1 + s->w2)
+    return;
+  s->w1 = cells / 2;
+  s->w2 = cells - s->w1;
+  if (s->ride_next > 0)
+    sum_patch(s);
+}
+
+/* c and its first mean at sample j (held: within the patch behind the
+ * newest) */
+static double
+c_at(const surface* s, uint64_t j)
+{
+  return s->ride[j % SURFACE_PATCH_MAX];
+}
+
+static double
+m_at(const surface* s, uint64_t j)
+{
+  return s->mean[j % SURFACE_PATCH_MAX];
+}
+
+double
+surface_ride(surface* s, double position)
+{
+  const double u = position / SURFACE_SPACING;
+  const uint64_t i = u > 0.0 ? (uint64_t)u : 0;
+  if (s->ride_next == 0) {
+    /* before the first sample the surface is as flat as at it */
+    const double c = envelope_at(s, 0);
+    for (int k = 0; k < SURFACE_PATCH_MAX; ++k)
+      s->ride[k] = s->mean[k] = c;
+    s->ride_next = 1;
+    sum_patch(s);
+  }
+  /* c and its first mean up to the sample after the ball */
+  while (s->ride_next <= i + 1) {
+    const uint64_t n = s->ride_next;
+    const double c = envelope_at(s, n);
+    /* the trapezoid mean of c over [x[n - w1], x[n]] */
+    s->sum_c += c - c_at(s, n - (uint64_t)s->w1 - 1);
+    s->ride[n % SURFACE_PATCH_MAX] = c;
+    const double m =
+        s->w1 > 0 ? (s->sum_c - 0.5 * (c_at(s, n - (uint64_t)s->w1) + c)) / s->w1
+                  : c;
+    s->sum_m += m - m_at(s, n - (uint64_t)s->w2);
+    s->mean[n % SURFACE_PATCH_MAX] = m;
+    s->ride_next = n + 1;
+    if (n % 4096 == 0)
+      sum_patch(s); /* no drift from the running sums */
+  }
+  /* the mean of m (linear between samples) over [X - w2 h, X], X in
+   * sample i's cell at t: the trapezoid over the whole cells between
+   * x[i - w2] and x[i], plus the part of cell i up to X, less that of cell
+   * i - w2 */
+  const int w = s->w2;
+  const double t = u > 0.0 ? u - (double)i : 0.0;
+  const double m0 = m_at(s, i), m1 = m_at(s, i + 1);
+  const double b0 = m_at(s, i - (uint64_t)w), b1 = m_at(s, i - (uint64_t)w + 1);
+  const double whole = s->sum_m - m1 + b1 + b0 - 0.5 * (b0 + m0);
+  const double ahead = t * m0 + 0.5 * t * t * (m1 - m0);
+  const double behind = t * b0 + 0.5 * t * t * (b1 - b0);
+  return (whole + ahead - behind) / w;
 }

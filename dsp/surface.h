@@ -23,6 +23,16 @@
  * O(1) per sample, Felzenszwalb and Huttenlocher's construction).  Only
  * samples within reach = sqrt(2 R (h_max - h_min)) of x can reach the
  * envelope, so the profile is generated that far ahead.
+ *
+ * Contact patch.  The ball does not touch a point: under its load it
+ * flattens over a patch of diameter 2 a, a = sqrt(R x) for a compression x
+ * (Hertz), and roughness finer than that is pressed flat.  So the height
+ * the contact finally sees is the mean of c (linear between samples) over
+ * the patch, weighted like a triangle (two running means of half the
+ * patch), the window ending at the ball: a lag of half a patch, which
+ * only relabels a random surface.  The mean has a continuous slope: it
+ * takes the kinks out of c where the ball passes from one asperity to the
+ * next, which would otherwise strike the ball at every one.
  */
 #ifndef CONTACT_SURFACE_H
 #define CONTACT_SURFACE_H
@@ -31,8 +41,9 @@
 
 #include <stdint.h>
 
-/* Profile samples held (ahead of and behind the ball), and their spacing. */
-enum { SURFACE_SAMPLES = 4096 };
+/* Profile samples held (ahead of and behind the ball), their spacing, and
+ * the most samples a contact patch spans. */
+enum { SURFACE_SAMPLES = 4096, SURFACE_PATCH_MAX = 512 };
 #define SURFACE_SPACING 10e-6 /* m */
 
 typedef struct surface {
@@ -47,7 +58,12 @@ typedef struct surface {
   uint64_t arc[SURFACE_SAMPLES];
   double arc_start[SURFACE_SAMPLES];
   int arc_first, arc_count; /* a ring over arc[], arc_start[] */
-  double position;          /* m, the ball's abscissa */
+  /* c at the samples the ball has reached, and its means over the patch */
+  double ride[SURFACE_PATCH_MAX]; /* c at index i % SURFACE_PATCH_MAX */
+  double mean[SURFACE_PATCH_MAX]; /* its first running mean */
+  uint64_t ride_next;             /* the next sample to take c at */
+  int w1, w2;                     /* samples of the two means */
+  double sum_c, sum_m;            /* their running sums */
 } surface;
 
 void surface_init(surface* s, uint64_t seed);
@@ -56,8 +72,11 @@ void surface_init(surface* s, uint64_t seed);
  * The profile ahead is kept; the envelope is rebuilt. */
 void surface_set(surface* s, double beta, double depth, double radius);
 
+/* The contact patch's diameter, m (at least one sample). */
+void surface_set_patch(surface* s, double diameter);
+
 /* Move the ball to `position` (m, not behind the last one) and return the
- * height its bottom rides at, c(position) above. */
+ * height its contact rides at: the patch mean of c. */
 double surface_ride(surface* s, double position);
 
 /* The profile itself at `position` (linear between samples), for tests. */

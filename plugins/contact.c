@@ -8,6 +8,7 @@
 
 extern const instrument_class impact_class;
 extern const instrument_class friction_class;
+extern const instrument_class rolling_class;
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor*
 lv2_descriptor(uint32_t index)
@@ -17,6 +18,8 @@ lv2_descriptor(uint32_t index)
     return &impact_class.descriptor;
   case 1:
     return &friction_class.descriptor;
+  case 2:
+    return &rolling_class.descriptor;
   default:
     return NULL;
   }

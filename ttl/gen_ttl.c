@@ -10,6 +10,7 @@
  * A preset naming an unknown port or a value outside its range fails.
  */
 #include "friction_ports.h"
+#include "rolling_ports.h"
 #include "impact_ports.h"
 #include "port_info.h"
 
@@ -21,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const plugin_info* const plugins[] = {&impact_info, &friction_info};
+static const plugin_info* const plugins[] = {&impact_info, &friction_info,
+                                              &rolling_info};
 
 static const struct {
   const char* id;
@@ -33,6 +35,8 @@ static const struct {
     {"newton", "newton", "N"},
     {"metrePerSecond", "metre per second", "m/s"},
     {"millimetrePerSecond", "millimetre per second", "mm/s"},
+    {"metrePerSecondSquared", "metre per second squared", "m/s^2"},
+    {"micrometre", "micrometre", "um"},
     {"newtonPerMetre", "newton per metre", "N/m"},
     {"newtonSecondPerMetre", "newton second per metre", "N s/m"},
     {"secondPerMetre", "second per metre", "s/m"},
@@ -43,8 +47,9 @@ static const struct {
   const char* symbol;
   const char* label;
 } groups[] = {
-    {"meters", "Meters"},     {"hammer", "Hammer"}, {"exciter", "Exciter"},
-    {"bristles", "Bristles"}, {"object", "Object"}, {"output", "Output"},
+    {"meters", "Meters"},     {"hammer", "Hammer"},   {"exciter", "Exciter"},
+    {"bristles", "Bristles"}, {"ball", "Ball"},       {"surface", "Surface"},
+    {"contact", "Contact"},   {"object", "Object"},   {"output", "Output"},
 };
 
 static bool

@@ -39,6 +39,7 @@ typedef struct port_info {
  * the cu: namespace, urn:contact:units#). */
 #define UNIT_HZ        "units:hz"
 #define UNIT_S         "units:s"
+#define UNIT_MM        "units:mm"
 #define UNIT_MS        "units:ms"
 #define UNIT_DB        "units:db"
 #define UNIT_SEMITONE  "units:semitone12TET"
@@ -49,6 +50,8 @@ typedef struct port_info {
 #define UNIT_M_PER_S   "cu:metrePerSecond"
 #define UNIT_S_PER_M   "cu:secondPerMetre"
 #define UNIT_MM_PER_S  "cu:millimetrePerSecond"
+#define UNIT_M_PER_S2  "cu:metrePerSecondSquared"
+#define UNIT_UM        "cu:micrometre"
 #define UNIT_N_PER_M   "cu:newtonPerMetre"
 #define UNIT_N_S_PER_M "cu:newtonSecondPerMetre"
 #define UNIT_STIFFNESS "cu:newtonPerMetrePowAlpha"
