@@ -109,7 +109,7 @@ rest(void)
   /* on a ringing table */
   setup(3);
   for (int i = 0; i < o.count; ++i)
-    o.v[i] = 2e-3 / o.count; /* the table rings at 2 mm/s */
+    o.v[i] = 2e-4 / o.count; /* the table rings at 0.2 mm/s */
   const int blocks = (int)(60.0 * rate / 256);
   double first = 0.0, last = 0.0, least_fraction = 1.0;
   for (int b = 0; b < blocks; ++b) {
