@@ -670,7 +670,8 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
   k.inv_den = 1.0 / (1.0 - 0.5 * k.kv * fr->law.sigma2);
   k.per_newton = bristles_of(&fr->law, 1.0);
   object_track ot = {0};
-  modal_next_velocities(o, k.c, &ot.point_v, &ot.right_v);
+  double point_x;
+  modal_next(o, k.c, &point_x, &ot.point_v, &ot.right_v);
   for (; t < frames; ++t) {
     const double anchor_before = fr->anchor_v;
     fr->anchor_v += (fr->bow_velocity - fr->anchor_v) * speed_glide;

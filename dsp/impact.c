@@ -45,30 +45,44 @@ typedef struct power_ratio {
   double ra; /* (1 + d)^a */
 } power_ratio;
 
+/* The binomial series of the exponent a, to the 8th power: c[j] =
+ * binom(q, j+1) / q = a (a-1)...(a-j+1) / (j+1)!, b[j] = binom(a, j). */
+typedef struct binomials {
+  double a, c[9], b[9];
+} binomials;
+
+static binomials
+binomials_of(double a)
+{
+  static const double inv[10] = {0.0,       1.0,       1.0 / 2.0, 1.0 / 3.0,
+                                 1.0 / 4.0, 1.0 / 5.0, 1.0 / 6.0, 1.0 / 7.0,
+                                 1.0 / 8.0, 1.0 / 9.0};
+  binomials s;
+  s.a = a;
+  s.c[0] = s.b[0] = 1.0;
+  for (int j = 1; j <= 8; ++j) {
+    s.b[j] = s.b[j - 1] * (a - (j - 1)) * inv[j];
+    s.c[j] = s.b[j] * inv[j + 1];
+  }
+  return s;
+}
+
 /* Below |d| = 1e-2 by the binomial series (to d^7: the next terms are
  * below 1e-17 for a <= 6).  Above, for a half-integer a, with y = (1 +
  * d)^(1/2) and n = 2 q: (1 + d)^q - 1 = (y - 1) (1 + y + ... + y^(n-1))
  * and y - 1 = d / (y + 1), sums of positive terms that lose no digits;
  * for other a through log1p and expm1. */
 static power_ratio
-power_ratio_of(double d, double a)
+power_ratio_of(double d, const binomials* s)
 {
   power_ratio r;
-  const double q = a + 1.0;
+  const double a = s->a, q = a + 1.0;
   if (fabs(d) < 1e-2) {
-    /* g = sum_j c_j d^j, c_j = binom(q, j+1) / q = a (a-1)...(a-j+1) /
-     * (j+1)!; (1 + d)^a = sum_j binom(a, j) d^j */
-    double c[9], b[9];
-    c[0] = b[0] = 1.0;
-    for (int j = 1; j <= 8; ++j) {
-      b[j] = b[j - 1] * (a - (j - 1)) / j;
-      c[j] = b[j] / (j + 1);
-    }
-    double g = c[7], dg = 8.0 * c[8], ra = b[7];
+    double g = s->c[7], dg = 8.0 * s->c[8], ra = s->b[7];
     for (int j = 6; j >= 0; --j) {
-      g = c[j] + d * g;
-      dg = (j + 1) * c[j + 1] + d * dg;
-      ra = b[j] + d * ra;
+      g = s->c[j] + d * g;
+      dg = (j + 1) * s->c[j + 1] + d * dg;
+      ra = s->b[j] + d * ra;
     }
     r.g = g;
     r.dg = dg;
@@ -107,14 +121,14 @@ power_ratio_of(double d, double a)
  * rather than x1 keeps the force a smooth function of the unknown even
  * when dx is tiny next to x0. */
 static double
-step_force(const hunt_crossley* law, double x0, double x0a, double dx, double h,
-           double* slope, double* size)
+step_force(const hunt_crossley* law, const binomials* series, double x0,
+           double x0a, double dx, double h, double* slope, double* size)
 {
   const double k = law->stiffness, a = law->alpha, q = a + 1.0;
   const double x1 = x0 + dx;
   double elastic = 0.0, d_elastic = 0.0, x1a = 0.0, dx1a = 0.0;
   if (x0 > 0.0 && x1 > 0.0) {
-    const power_ratio r = power_ratio_of(dx / x0, a);
+    const power_ratio r = power_ratio_of(dx / x0, series);
     elastic = k * x0a * r.g;
     d_elastic = k * x0a / x0 * r.dg;
     x1a = x0a * r.ra;
@@ -152,14 +166,16 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
   double slope, size;
   /* g(f) = G(dx_free + kx f) - f falls from g(0) = G(dx_free) >= 0 (G
    * grows with dx, kx < 0): the root lies in [0, G(dx_free)]. */
-  double hi = step_force(law, x0, x0a, dx_free, h, &slope, &size);
+  const binomials series = binomials_of(law->alpha);
+  double hi = step_force(law, &series, x0, x0a, dx_free, h, &slope, &size);
   if (!(hi > 0.0))
     return sol;
   double lo = 0.0;
   double f = (guess > lo && guess < hi) ? guess : 0.0;
   for (int it = 1; it <= IMPACT_NEWTON_CAP; ++it) {
     const double g =
-        step_force(law, x0, x0a, dx_free + kx * f, h, &slope, &size) - f;
+        step_force(law, &series, x0, x0a, dx_free + kx * f, h, &slope, &size) -
+        f;
     /* done when the residual is down to the rounding of its own terms
      * (near v = -1/mu elastic and damping forces nearly cancel) */
     if (fabs(g) <= 8.0 * DBL_EPSILON * (size + f)) {
@@ -174,8 +190,9 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
     double next = f - g / (slope * kx - 1.0);
     /* keep inside the bracket; a root on its edge may be overshot by
      * rounding (when kx F is below an ulp of the compression) */
-    const double slack =
-        fmax(newton_tolerance * hi, 8.0 * DBL_EPSILON * (size + hi));
+    const double slack_f = newton_tolerance * hi,
+                 slack_r = 8.0 * DBL_EPSILON * (size + hi);
+    const double slack = slack_f > slack_r ? slack_f : slack_r;
     if (next > hi)
       next = next - hi <= slack ? hi : 0.5 * (lo + hi);
     else if (next < lo)

@@ -112,7 +112,7 @@ modal_coeffs_compute(const modal_object* o, double step, modal_coeffs* c)
   c->sum_bx = 0.0;
   c->sum_bv = 0.0;
   c->sum_right_bv = 0.0;
-  c->sum_next_bv = 0.0;
+  c->sum_next_bx = c->sum_next_bv = 0.0;
   c->sum_right_next_bv = 0.0;
   for (int l = 0; l < o->n; ++l) {
     if (l < o->count && mode_enabled(o, l)) {
@@ -122,6 +122,7 @@ modal_coeffs_compute(const modal_object* o, double step, modal_coeffs* c)
       c->sum_bv += c->bv[l];
       c->sum_right_bv += o->pickup_r[l] * c->bv[l];
       const double next_bv = c->a21[l] * c->bx[l] + c->a22[l] * c->bv[l];
+      c->sum_next_bx += c->a11[l] * c->bx[l] + c->a12[l] * c->bv[l];
       c->sum_next_bv += next_bv;
       c->sum_right_next_bv += o->pickup_r[l] * next_bv;
     } else {
@@ -198,17 +199,21 @@ modal_predict(modal_object* o, const modal_coeffs* c, double* point_x,
 }
 
 DSP_VECTOR_CLONES void
-modal_next_velocities(const modal_object* o, const modal_coeffs* c,
-                      double* point_v, double* right_v)
+modal_next(const modal_object* o, const modal_coeffs* c, double* point_x,
+           double* point_v, double* right_v)
 {
+  double sx = 0.0;
   double sv = 0.0;
   double sr = 0.0;
-#pragma omp simd reduction(+ : sv, sr)
+#pragma omp simd reduction(+ : sx, sv, sr)
   for (int l = 0; l < o->n; ++l) {
+    const double xn = c->a11[l] * o->x[l] + c->a12[l] * o->v[l];
     const double vn = c->a21[l] * o->x[l] + c->a22[l] * o->v[l];
+    sx += xn;
     sv += vn;
     sr += o->pickup_r[l] * vn;
   }
+  *point_x = sx;
   *point_v = sv;
   *right_v = sr;
 }
@@ -235,6 +240,35 @@ modal_advance(modal_object* o, const modal_coeffs* c, double force,
     sv += vnext;
     sr += pr[l] * vnext;
   }
+  *point_v = sv;
+  *right_v = sr;
+}
+
+DSP_VECTOR_CLONES void
+modal_advance_point(modal_object* o, const modal_coeffs* c, double force,
+                    double* point_x, double* point_v, double* right_v)
+{
+  const int n = o->n;
+  double* restrict x = o->x;
+  double* restrict v = o->v;
+  const double* restrict pr = o->pickup_r;
+  double sx = 0.0;
+  double sv = 0.0;
+  double sr = 0.0;
+#pragma omp simd reduction(+ : sx, sv, sr)
+  for (int l = 0; l < n; ++l) {
+    const double xc = x[l] + c->bx[l] * force;
+    const double vc = v[l] + c->bv[l] * force;
+    const double xn = c->a11[l] * xc + c->a12[l] * vc;
+    const double vn = c->a21[l] * xc + c->a22[l] * vc;
+    x[l] = xn;
+    v[l] = vn;
+    const double vnext = c->a21[l] * xn + c->a22[l] * vn;
+    sx += c->a11[l] * xn + c->a12[l] * vn;
+    sv += vnext;
+    sr += pr[l] * vnext;
+  }
+  *point_x = sx;
   *point_v = sv;
   *right_v = sr;
 }

@@ -56,7 +56,7 @@ typedef struct modal_coeffs {
   double step;           /* s */
   double sum_bx, sum_bv; /* interaction point's instantaneous response */
   double sum_right_bv;   /* the right pickup's */
-  double sum_next_bv, sum_right_next_bv; /* the same one step later */
+  double sum_next_bx, sum_next_bv, sum_right_next_bv; /* one step later */
 } modal_coeffs;
 
 typedef struct modal_object {
@@ -104,14 +104,19 @@ void modal_correct(modal_object* o, const modal_coeffs* c, double force);
 /* The same with the force's effect on the next step split off, so that a
  * contact solver need not wait for the pass over the modes: with the
  * arrays holding a step's free motion, and its force f not yet applied,
- * the next step's predicted point and right pickup velocities are
- *     point_v + sum_next_bv f,  right_v + sum_right_next_bv f
- * where point_v, right_v come from modal_next_velocities() (on the first
- * step) or from the modal_advance() of the step before.  modal_advance()
- * applies f and the free motion of the next step, and returns point_v and
- * right_v for the step after it.  modal_correct() applies the last f. */
-void modal_next_velocities(const modal_object* o, const modal_coeffs* c,
-                           double* point_v, double* right_v);
+ * the next step's predicted point displacement, point velocity and right
+ * pickup velocity are
+ *     point_x + sum_next_bx f,  point_v + sum_next_bv f,
+ *     right_v + sum_right_next_bv f
+ * where point_x, point_v, right_v come from modal_next() (on the first
+ * step) or from the modal_advance() (_point() for the displacement) of the
+ * step before.  modal_advance() applies f and the free motion of the next
+ * step, and returns them for the step after it.  modal_correct() applies
+ * the last f. */
+void modal_next(const modal_object* o, const modal_coeffs* c, double* point_x,
+                double* point_v, double* right_v);
+void modal_advance_point(modal_object* o, const modal_coeffs* c, double force,
+                         double* point_x, double* point_v, double* right_v);
 void modal_advance(modal_object* o, const modal_coeffs* c, double force,
                    double* point_v, double* right_v);
 

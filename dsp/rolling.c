@@ -104,7 +104,7 @@ rolling_place(rolling* r, modal_object* o)
   r->offset = offset_at(r, r->distance);
   r->ball_x = static_compression(r) + px - r->offset;
   r->ball_v = pv;
-  r->force = r->force_prev = r->weight;
+  r->force = r->force_prev = r->force_prev2 = r->weight;
 }
 
 void
@@ -118,7 +118,7 @@ rolling_reset(rolling* r, modal_object* o)
   update_patch(r);
   r->distance = 0.0;
   r->speed = r->target = r->accel = 0.0;
-  r->force = r->force_prev = r->offset = 0.0;
+  r->force = r->force_prev = r->force_prev2 = r->offset = 0.0;
   r->ball_x = r->ball_v = 0.0;
   modal_reset(o);
 }
@@ -127,7 +127,8 @@ bool
 rolling_is_finite(const rolling* r)
 {
   return isfinite(r->ball_x) && isfinite(r->ball_v) && isfinite(r->force) &&
-         isfinite(r->force_prev) && isfinite(r->offset) &&
+         isfinite(r->force_prev) && isfinite(r->force_prev2) &&
+         isfinite(r->offset) &&
          isfinite(r->distance) && isfinite(r->speed);
 }
 
@@ -174,28 +175,48 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   const double kx = -(hx + r->sub.sum_bx);
   const double dv_max = r->accel * h;
 
+  /* the modes take each step's force in the pass that moves them freely
+   * over the next (modal_advance_point), their point's next free motion
+   * known before it */
   double px, pv;
   modal_point(o, &px, &pv);
+  double next_x, next_v, next_r, pending = 0.0;
+  modal_next(o, &r->sub, &next_x, &next_v, &next_r);
   double x0 = r->ball_x - px + r->offset;
   double force_sum = 0.0;
   long touching = 0;
+  /* the ball's turn, as a phasor rotated step by step */
+  const double radius = r->ground.radius;
+  double turn_c = cos(r->distance / radius), turn_s = sin(r->distance / radius);
+  const double e = ROLLING_MAX_ECCENTRICITY * r->asymmetry * radius;
   for (int t = 0; t < frames; ++t) {
+    double left = 0.0, right = 0.0;
     for (int s = 0; s < m; ++s) {
       /* the rolling speed, moving to its target at bounded acceleration */
       const double dv = r->target - r->speed;
       r->speed = fabs(dv) <= dv_max ? r->target : r->speed + copysign(dv_max, dv);
-      r->distance += r->speed * h;
-      const double offset = offset_at(r, r->distance);
+      const double travel = r->speed * h;
+      r->distance += travel;
+      const double q = travel / radius, q2 = q * q;
+      const double cq = 1.0 - q2 * (0.5 - q2 * (1.0 / 24.0 - q2 / 720.0));
+      const double sq = q * (1.0 - q2 * (1.0 / 6.0 - q2 / 120.0));
+      const double c_new = turn_c * cq - turn_s * sq;
+      turn_s = turn_s * cq + turn_c * sq;
+      turn_c = c_new;
+      const double offset = surface_ride(&r->ground, r->distance) + e * turn_c;
 
       /* everything but this step's contact force */
       const double ball_dx = h * r->ball_v + hx * w;
       const double ball_v = r->ball_v + hv * w;
-      const double px0 = px;
-      modal_predict(o, &r->sub, &px, &pv);
-      const double dx_free = ball_dx - (px - px0) + (offset - r->offset);
+      const double px_free = next_x + r->sub.sum_next_bx * pending;
+      const double pv_free = next_v + r->sub.sum_next_bv * pending;
+      const double pr_free = next_r + r->sub.sum_right_next_bv * pending;
+      modal_advance_point(o, &r->sub, pending, &next_x, &next_v, &next_r);
+      const double dx_free = ball_dx - (px_free - px) + (offset - r->offset);
 
       const hc_solution sol = hunt_crossley_solve(
-          &r->law, x0, dx_free, kx, h, 2.0 * r->force - r->force_prev);
+          &r->law, x0, dx_free, kx, h,
+          3.0 * (r->force - r->force_prev) + r->force_prev2);
       const double f = sol.force;
       if (sol.iterations > 0) {
         r->stats.solves++;
@@ -204,24 +225,24 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
         if (!sol.converged)
           r->stats.cap_hits++;
       }
-      if (f != 0.0) {
-        modal_correct(o, &r->sub, f);
-        px += r->sub.sum_bx * f;
-        ++touching;
-      }
+      touching += f != 0.0;
+      pending = f;
+      px = px_free + r->sub.sum_bx * f;
+      left = pv_free + r->sub.sum_bv * f;
+      right = pr_free + r->sub.sum_right_bv * f;
       r->ball_v = ball_v - hv * f;
       r->ball_x += ball_dx - hx * f;
       r->offset = offset;
+      r->force_prev2 = r->force_prev;
       r->force_prev = r->force;
       r->force = f;
       force_sum += f;
       x0 += dx_free + kx * f;
     }
-    double left, right;
-    modal_pickups(o, &left, &right);
     out_l[t] += (float)(scale * left);
     out_r[t] += (float)(scale * right);
   }
+  modal_correct(o, &r->sub, pending);
   r->stats.contact_steps += (uint64_t)frames * (uint64_t)m;
   if (frames > 0) {
     r->mean_force = force_sum / ((double)frames * m);

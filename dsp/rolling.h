@@ -57,7 +57,7 @@ typedef struct rolling {
   double speed, target, accel; /* m/s, m/s, m/s^2 */
   double distance;             /* m, X */
   double ball_x, ball_v;       /* m, m/s along the contact axis */
-  double force, force_prev;    /* N, step averages of the last two steps */
+  double force, force_prev, force_prev2; /* N, of the last three steps */
   double offset;               /* m, c(X) + e R cos(X / R) now */
   int substeps;                /* per sample; 0: coefficients stale */
 

@@ -7,8 +7,10 @@
  * second at random velocities (a fast drum roll) and ringing in between;
  * also the free ringing alone.  Friction, DSP level: one voice rubbing
  * continuously (stick-slip) with 8 and 32 modes, without and with surface
- * noise.  Plugin level: run() of the built plugins through lilv with 16
- * modes.  Prints ns per sample and the Newton iteration histograms.
+ * noise.  Rolling, DSP level: a marble rolling on the plate at 0.3 m/s
+ * (bouncing from bump to bump) and at 0.03 m/s (in contact).  Plugin
+ * level: run() of the built plugins through lilv with 16 modes.  Prints ns
+ * per sample and the Newton iteration histograms.
  *
  * usage: bench [--quick]   (--quick: a short smoke run)
  */
@@ -18,6 +20,7 @@
 #include "host.h"
 #include "impact.h"
 #include "modal.h"
+#include "rolling.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -138,8 +141,42 @@ run_friction(int modes, double sigma3, double seconds, friction_stats* stats)
   return 1e9 * best / (blocks * BLOCK);
 }
 
+/* ns per sample of one rolling voice: a marble (5 g, radius 8 mm, k 1e9,
+ * mu 0.3) at `speed` on the plate-like object, surface 1 um RMS, beta 1.5 */
+static double
+run_rolling(int modes, double speed, double seconds, rolling** out)
+{
+  static modal_object o;
+  static rolling r;
+  static float l[BLOCK], rr[BLOCK];
+  voice v;
+  setup(&v, modes);
+  o = v.object;
+  rolling_init(&r, rate, 1);
+  rolling_set_law(&r, (hunt_crossley){1e9, 1.5, 0.3});
+  rolling_set_ball(&r, 0.005, 8e-3, 0.005 * 9.81);
+  rolling_set_surface(&r, 1.5, 1e-6);
+  rolling_set_asymmetry(&r, 0.2);
+  rolling_place(&r, &o);
+  rolling_set_speed(&r, speed, 0.05);
+  const long blocks = (long)(seconds * rate / BLOCK);
+  double best = INFINITY, touching = 0.0;
+  for (int rep = 0; rep < 3; ++rep) {
+    touching = 0.0;
+    const double t0 = now();
+    for (long b = 0; b < blocks; ++b) {
+      rolling_process(&r, &o, BLOCK, l, rr, 1.0);
+      touching += r.contact_fraction;
+    }
+    best = fmin(best, now() - t0);
+  }
+  r.contact_fraction = touching / blocks;
+  *out = &r;
+  return 1e9 * best / (blocks * BLOCK);
+}
+
 /* ns per sample of a plugin's run(), notes of `chord` keys 8 times a
- * second (held for the friction instrument) */
+ * second (held for the friction and rolling instruments) */
 static double
 run_plugin(const char* uri, int chord, double seconds)
 {
@@ -149,7 +186,7 @@ run_plugin(const char* uri, int chord, double seconds)
   host_set(h, "modes", 16.0f);
   host_set(h, "damper", 0.0f);
   const uint64_t frames = (uint64_t)(seconds * rate);
-  const bool held = strstr(uri, "friction") != NULL;
+  const bool held = strstr(uri, "impact") == NULL;
   const uint64_t step = held ? 4 * frames : (uint64_t)(rate / 8);
   for (uint64_t t = 0; t < 4 * frames; t += step)
     for (int k = 0; k < chord; ++k)
@@ -212,6 +249,20 @@ main(int argc, char** argv)
            (double)fs.iterations / fs.solves, (unsigned long long)fs.cap_hits);
   }
 
+  printf("\nRolling (dsp/rolling + dsp/surface + dsp/modal), a marble on a "
+         "plate:\n");
+  for (int i = 0; i < 4; ++i) {
+    const int modes = i % 2 ? 32 : 8;
+    const double speed = i < 2 ? 0.3 : 0.03;
+    rolling* r;
+    const double ns = run_rolling(modes, speed, seconds, &r);
+    printf("  1 voice, %3d modes, %.2f m/s: %6.1f ns/sample  (in contact "
+           "%.0f %%, %.3f Newton iterations per solve, %llu cap hits)\n",
+           modes, speed, ns, 100.0 * r->contact_fraction,
+           (double)r->stats.iterations / r->stats.solves,
+           (unsigned long long)r->stats.cap_hits);
+  }
+
   printf("\nPlugin run() through lilv, 16 modes:\n");
   printf("  impact, 1 note 8 times a second:     %7.1f ns/sample\n",
          run_plugin("urn:contact:impact", 1, seconds));
@@ -221,6 +272,10 @@ main(int argc, char** argv)
          run_plugin("urn:contact:friction", 1, seconds));
   printf("  friction, 16 notes held:             %7.1f ns/sample\n",
          run_plugin("urn:contact:friction", 16, seconds));
+  printf("  rolling, 1 note held:                 %7.1f ns/sample\n",
+         run_plugin("urn:contact:rolling", 1, seconds));
+  printf("  rolling, 16 notes held:               %7.1f ns/sample\n",
+         run_plugin("urn:contact:rolling", 16, seconds));
   free(vs);
   return 0;
 }
