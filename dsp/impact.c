@@ -122,7 +122,7 @@ power_ratio_of(double d, const binomials* s)
  * when dx is tiny next to x0. */
 static double
 step_force(const hunt_crossley* law, const binomials* series, double x0,
-           double x0a, double dx, double h, double* slope, double* size)
+           double x0a, double dx, double inv_h, double* slope, double* size)
 {
   const double k = law->stiffness, a = law->alpha, q = a + 1.0;
   const double x1 = x0 + dx;
@@ -144,14 +144,14 @@ step_force(const hunt_crossley* law, const binomials* series, double x0,
   }
   const double lambda = law->mu * k;
   const double mean_xa = 0.5 * (x0a + x1a);
-  const double damping = lambda * mean_xa * dx / h;
+  const double damping = lambda * mean_xa * dx * inv_h;
   const double f = elastic + damping;
   *size = fabs(elastic) + fabs(damping); /* sets the rounding level of f */
   if (!(f > 0.0)) {
     *slope = 0.0;
     return 0.0;
   }
-  *slope = d_elastic + lambda * (0.5 * dx1a * dx + mean_xa) / h;
+  *slope = d_elastic + lambda * (0.5 * dx1a * dx + mean_xa) * inv_h;
   return f;
 }
 
@@ -165,17 +165,22 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
   const double x0a = x0 > 0.0 ? contact_power(x0, law->alpha) : 0.0;
   double slope, size;
   /* g(f) = G(dx_free + kx f) - f falls from g(0) = G(dx_free) >= 0 (G
-   * grows with dx, kx < 0): the root lies in [0, G(dx_free)]. */
+   * grows with dx, kx < 0): the root lies in [0, G(dx_free)].  From a
+   * positive guess that upper end is only worked out if Newton needs it
+   * (in a sustained contact it rarely does). */
   const binomials series = binomials_of(law->alpha);
-  double hi = step_force(law, &series, x0, x0a, dx_free, h, &slope, &size);
-  if (!(hi > 0.0))
-    return sol;
-  double lo = 0.0;
-  double f = (guess > lo && guess < hi) ? guess : 0.0;
+  const double inv_h = 1.0 / h;
+  double lo = 0.0, hi = INFINITY, f = guess;
+  if (!(guess > 0.0)) {
+    hi = step_force(law, &series, x0, x0a, dx_free, inv_h, &slope, &size);
+    if (!(hi > 0.0))
+      return sol;
+    f = 0.0;
+  }
   for (int it = 1; it <= IMPACT_NEWTON_CAP; ++it) {
-    const double g =
-        step_force(law, &series, x0, x0a, dx_free + kx * f, h, &slope, &size) -
-        f;
+    const double g = step_force(law, &series, x0, x0a, dx_free + kx * f, inv_h,
+                                &slope, &size) -
+                     f;
     /* done when the residual is down to the rounding of its own terms
      * (near v = -1/mu elastic and damping forces nearly cancel) */
     if (fabs(g) <= 8.0 * DBL_EPSILON * (size + f)) {
@@ -188,6 +193,12 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
     else
       hi = f;
     double next = f - g / (slope * kx - 1.0);
+    if (hi == INFINITY && !(next >= lo && next < INFINITY)) {
+      double s2, z2;
+      hi = step_force(law, &series, x0, x0a, dx_free, inv_h, &s2, &z2);
+      if (!(hi > 0.0))
+        return sol; /* no force at all this step */
+    }
     /* keep inside the bracket; a root on its edge may be overshot by
      * rounding (when kx F is below an ulp of the compression) */
     const double slack_f = newton_tolerance * hi,
@@ -201,7 +212,8 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
       next = 0.5 * (lo + hi);
     const double step = fabs(next - f);
     f = next;
-    if (step <= newton_tolerance * f || hi - lo <= newton_tolerance * hi) {
+    if (step <= newton_tolerance * f ||
+        (hi < INFINITY && hi - lo <= newton_tolerance * hi)) {
       sol.force = f;
       sol.iterations = it;
       return sol;

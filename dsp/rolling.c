@@ -24,9 +24,8 @@ rolling_init(rolling* r, double sample_rate, uint64_t seed)
 static double
 static_compression(const rolling* r)
 {
-  return r->weight > 0.0
-             ? pow(r->weight / r->law.stiffness, 1.0 / r->law.alpha)
-             : 0.0;
+  return r->weight > 0.0 ? pow(r->weight / r->law.stiffness, 1.0 / r->law.alpha)
+                         : 0.0;
 }
 
 /* the contact patch under the static load, of diameter 2 sqrt(R x) */
@@ -128,8 +127,7 @@ rolling_is_finite(const rolling* r)
 {
   return isfinite(r->ball_x) && isfinite(r->ball_v) && isfinite(r->force) &&
          isfinite(r->force_prev) && isfinite(r->force_prev2) &&
-         isfinite(r->offset) &&
-         isfinite(r->distance) && isfinite(r->speed);
+         isfinite(r->offset) && isfinite(r->distance) && isfinite(r->speed);
 }
 
 void
@@ -145,8 +143,7 @@ static void
 choose_substeps(rolling* r, const modal_object* o)
 {
   const double x = static_compression(r);
-  const double m_eff =
-      1.0 / (1.0 / r->ball_mass + 1.0 / modal_point_mass(o));
+  const double m_eff = 1.0 / (1.0 / r->ball_mass + 1.0 / modal_point_mass(o));
   int m = 1;
   if (x > 0.0) {
     const double k_lin =
@@ -194,7 +191,8 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
     for (int s = 0; s < m; ++s) {
       /* the rolling speed, moving to its target at bounded acceleration */
       const double dv = r->target - r->speed;
-      r->speed = fabs(dv) <= dv_max ? r->target : r->speed + copysign(dv_max, dv);
+      r->speed =
+          fabs(dv) <= dv_max ? r->target : r->speed + copysign(dv_max, dv);
       const double travel = r->speed * h;
       r->distance += travel;
       const double q = travel / radius, q2 = q * q;

@@ -49,17 +49,17 @@ typedef struct rolling {
   surface ground;
   hunt_crossley law;
   double sample_rate;
-  uint64_t seed;     /* of the surface */
-  double ball_mass;  /* kg */
-  double weight;     /* N, pressing the ball on the object */
-  double asymmetry;  /* 0..1 */
+  uint64_t seed;    /* of the surface */
+  double ball_mass; /* kg */
+  double weight;    /* N, pressing the ball on the object */
+  double asymmetry; /* 0..1 */
 
-  double speed, target, accel; /* m/s, m/s, m/s^2 */
-  double distance;             /* m, X */
-  double ball_x, ball_v;       /* m, m/s along the contact axis */
+  double speed, target, accel;           /* m/s, m/s, m/s^2 */
+  double distance;                       /* m, X */
+  double ball_x, ball_v;                 /* m, m/s along the contact axis */
   double force, force_prev, force_prev2; /* N, of the last three steps */
-  double offset;               /* m, c(X) + e R cos(X / R) now */
-  int substeps;                /* per sample; 0: coefficients stale */
+  double offset;                         /* m, c(X) + e R cos(X / R) now */
+  int substeps;                          /* per sample; 0: coefficients stale */
 
   /* the last block, for the meters */
   double mean_force;       /* N */

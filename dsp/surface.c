@@ -199,8 +199,9 @@ surface_ride(surface* s, double position)
     s->sum_c += c - c_at(s, n - (uint64_t)s->w1 - 1);
     s->ride[n % SURFACE_PATCH_MAX] = c;
     const double m =
-        s->w1 > 0 ? (s->sum_c - 0.5 * (c_at(s, n - (uint64_t)s->w1) + c)) / s->w1
-                  : c;
+        s->w1 > 0
+            ? (s->sum_c - 0.5 * (c_at(s, n - (uint64_t)s->w1) + c)) / s->w1
+            : c;
     s->sum_m += m - m_at(s, n - (uint64_t)s->w2);
     s->mean[n % SURFACE_PATCH_MAX] = m;
     s->ride_next = n + 1;

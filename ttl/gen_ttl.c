@@ -10,9 +10,9 @@
  * A preset naming an unknown port or a value outside its range fails.
  */
 #include "friction_ports.h"
-#include "rolling_ports.h"
 #include "impact_ports.h"
 #include "port_info.h"
+#include "rolling_ports.h"
 
 #include <stdbool.h>
 
@@ -23,7 +23,7 @@
 #include <string.h>
 
 static const plugin_info* const plugins[] = {&impact_info, &friction_info,
-                                              &rolling_info};
+                                             &rolling_info};
 
 static const struct {
   const char* id;
@@ -47,9 +47,9 @@ static const struct {
   const char* symbol;
   const char* label;
 } groups[] = {
-    {"meters", "Meters"},     {"hammer", "Hammer"},   {"exciter", "Exciter"},
-    {"bristles", "Bristles"}, {"ball", "Ball"},       {"surface", "Surface"},
-    {"contact", "Contact"},   {"object", "Object"},   {"output", "Output"},
+    {"meters", "Meters"},     {"hammer", "Hammer"}, {"exciter", "Exciter"},
+    {"bristles", "Bristles"}, {"ball", "Ball"},     {"surface", "Surface"},
+    {"contact", "Contact"},   {"object", "Object"}, {"output", "Output"},
 };
 
 static bool

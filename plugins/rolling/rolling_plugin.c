@@ -17,9 +17,9 @@
 typedef struct rolling_voice {
   rolling contact;
   modal_object object;
-  double velocity_scale; /* MIDI velocity / 127 */
-  double pressure_scale; /* 1 + p */
-  bool stopping;         /* the key is up */
+  double velocity_scale;         /* MIDI velocity / 127 */
+  double pressure_scale;         /* 1 + p */
+  bool stopping;                 /* the key is up */
   double force_sum, contact_sum; /* over the block, for the meters */
   int frames;
 } rolling_voice;

@@ -16,8 +16,8 @@ static const port_info ports[ROLLING_OBJECT] = {
     PORT(PORT_AUDIO_OUT, "out_r", "Right", NULL, NULL, 0, 0, 0, 0,
          "Velocity of the object at the right pickup (see Stereo width)."),
 
-    PORT(PORT_METER, "contact_force", "Contact force", "meters", UNIT_NEWTON,
-         0, 0, 1e6f, 0,
+    PORT(PORT_METER, "contact_force", "Contact force", "meters", UNIT_NEWTON, 0,
+         0, 1e6f, 0,
          "Mean contact force between ball and object over the last block, of "
          "the last started note: the weight, on average."),
     PORT(PORT_METER, "contact_fraction", "Contact fraction", "meters", NULL, 0,
@@ -29,8 +29,7 @@ static const port_info ports[ROLLING_OBJECT] = {
          "Contact solves that reached the Newton iteration cap since the "
          "plugin started (expected to stay 0)."),
 
-    PORT(PORT_CONTROL_IN, "speed", "Speed", "ball", UNIT_M_PER_S, 0, 0.3f, 5,
-         0,
+    PORT(PORT_CONTROL_IN, "speed", "Speed", "ball", UNIT_M_PER_S, 0, 0.3f, 5, 0,
          "Rolling speed: faster rolls are louder and brighter, the surface's "
          "texture passing by quicker."),
     PORT(PORT_CONTROL_IN, "stop_time", "Stop time", "ball", UNIT_S, 0.01f, 1,
@@ -50,20 +49,20 @@ static const port_info ports[ROLLING_OBJECT] = {
     PORT(PORT_CONTROL_IN, "asymmetry", "Asymmetry", "ball", NULL, 0, 0.2f, 1, 0,
          "Out-of-roundness of the ball (up to 2e-4 of its radius): a "
          "modulation of the contact once per revolution."),
-    PORT(PORT_CONTROL_IN, "roughness", "Roughness", "surface", NULL, 0, 1.5f,
-         3, 0,
+    PORT(PORT_CONTROL_IN, "roughness", "Roughness", "surface", NULL, 0, 1.5f, 3,
+         0,
          "beta of the surface's 1/f^beta profile: low values are fine-grained "
          "and hissing, high values smooth and rumbling."),
-    PORT(PORT_CONTROL_IN, "surface_depth", "Surface depth", "surface",
-         UNIT_UM, 0.01f, 1, 100, PORT_LOG,
+    PORT(PORT_CONTROL_IN, "surface_depth", "Surface depth", "surface", UNIT_UM,
+         0.01f, 1, 100, PORT_LOG,
          "RMS height of the surface profile: a polished surface is below "
          "0.1 um, sanded wood a few um."),
     PORT(PORT_CONTROL_IN, "stiffness", "Stiffness", "contact", UNIT_STIFFNESS,
          100, 1e9f, 1e13f, PORT_LOG,
          "Contact stiffness k of f = k x^alpha (1 + mu v): stiffer is harder "
          "and brighter."),
-    PORT(PORT_CONTROL_IN, "alpha", "Contact exponent", "contact", NULL, 1,
-         1.5f, 4, 0,
+    PORT(PORT_CONTROL_IN, "alpha", "Contact exponent", "contact", NULL, 1, 1.5f,
+         4, 0,
          "Exponent of the contact law: 1.5 for a sphere on a flat (Hertz)."),
     PORT(PORT_CONTROL_IN, "mu", "Contact damping", "contact", UNIT_S_PER_M, 0,
          0.3f, 10, 0,

@@ -204,10 +204,14 @@ speed_and_size(void)
            "centroid %.0f Hz\n",
            speeds[i], p[i], c[i]);
   }
-  CHECK(p[2] > 1.3 * p[1] && c[2] > 1.3 * c[1], "doubling the speed: peaks "
-        "%g -> %g, centroid %g -> %g", p[1], p[2], c[1], c[2]);
-  CHECK(p[0] < p[1] / 1.3 && c[0] < c[1] / 1.3, "halving the speed: peaks "
-        "%g -> %g, centroid %g -> %g", p[1], p[0], c[1], c[0]);
+  CHECK(p[2] > 1.3 * p[1] && c[2] > 1.3 * c[1],
+        "doubling the speed: peaks "
+        "%g -> %g, centroid %g -> %g",
+        p[1], p[2], c[1], c[2]);
+  CHECK(p[0] < p[1] / 1.3 && c[0] < c[1] / 1.3,
+        "halving the speed: peaks "
+        "%g -> %g, centroid %g -> %g",
+        p[1], p[0], c[1], c[0]);
   double pl, ml, cl;
   texture(0.05, 4.0 * billiard_radius, 4.0, &pl, &ml, &cl);
   printf("a 4x larger ball at 0.05 m/s: %.0f distinct impacts per metre "
@@ -240,9 +244,9 @@ ten_minutes(void)
     for (int b = 0; b < blocks_per_minute; ++b) {
       if (minute >= 1 && minute <= 7 && b % 100 == 0) {
         /* a new random setting every second */
-        rolling_set_law(&r, (hunt_crossley){pow(10.0, uniform(6, 11)),
-                                             uniform(1.0, 3.0),
-                                             uniform(0.0, 2.0)});
+        rolling_set_law(&r,
+                        (hunt_crossley){pow(10.0, uniform(6, 11)),
+                                        uniform(1.0, 3.0), uniform(0.0, 2.0)});
         const double mass = pow(10.0, uniform(-3.0, 0.5));
         rolling_set_ball(&r, mass, pow(10.0, uniform(-3.0, -1.0)),
                          mass * uniform(0.0, 30.0));
@@ -277,8 +281,10 @@ ten_minutes(void)
          (unsigned long long)r.stats.cap_hits);
   CHECK(finite && rolling_is_finite(&r), "non-finite output or state");
   CHECK(peak < 100.0, "unbounded: peak %g m/s", peak);
-  CHECK(fabs(20.0 * log10(last / first)) <= 1.0, "the last minute is %g dB "
-        "from the first", 20.0 * log10(last / first));
+  CHECK(fabs(20.0 * log10(last / first)) <= 1.0,
+        "the last minute is %g dB "
+        "from the first",
+        20.0 * log10(last / first));
   CHECK(r.stats.cap_hits == 0, "Newton hit its cap %llu times",
         (unsigned long long)r.stats.cap_hits);
 }

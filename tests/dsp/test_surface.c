@@ -46,8 +46,7 @@ fractal_slope(void)
     const double slope = log_slope(f, psd, FRAME / 2 + 1, 100.0, 4000.0);
     printf("beta %.1f: the profile under a 0.1 um ball has slope %.4f\n",
            betas[b], slope);
-    CHECK(fabs(slope + betas[b]) <= 0.05, "beta %g: slope %g", betas[b],
-          slope);
+    CHECK(fabs(slope + betas[b]) <= 0.05, "beta %g: slope %g", betas[b], slope);
   }
   free(x);
   free(psd);

@@ -7,8 +7,9 @@
  *    channel pressure p presses with (1 + p) m g;
  * 2. speed 0: the ball rests on the table, silent (below -120 dBFS), with
  *    contact_fraction 1 and the force m g;
- * 3. note-off: the ball slows to a stop within the stop time, then rests
- *    (contact_fraction 1) and the table falls silent.
+ * 3. note-off: the ball slows to a stop within the stop time, its last
+ *    bounces die within a second, then it rests (contact_fraction 1) and
+ *    the table falls silent.
  */
 #include "analysis.h"
 #include "check.h"
@@ -95,7 +96,8 @@ main(void)
     host_note_on(h, 0, 45, 127);
     host_note_off(h, (uint64_t)(1.0 * rate), 45);
     render r = render_run(h, 1.6, 256);
-    const double rolling = rms(r.l + (size_t)(0.5 * rate), (size_t)(0.5 * rate));
+    const double rolling =
+        rms(r.l + (size_t)(0.5 * rate), (size_t)(0.5 * rate));
     render_free(&r);
     double force, fraction;
     meters(h, 0.5, &force, &fraction);
