@@ -233,8 +233,12 @@ uniform(double lo, double hi)
 static void
 ten_minutes(void)
 {
+  /* the billiard ball rolling in contact: a steady texture to compare */
   setup(5);
-  rolling_set_speed(&r, 0.3, 0.05);
+  rolling_set_law(&r, (hunt_crossley){1e10, 1.5, 0.3});
+  rolling_set_ball(&r, billiard, billiard_radius, billiard * g);
+  rolling_place(&r, &o);
+  rolling_set_speed(&r, 0.05, 0.05);
   static float l[480], rr[480];
   double first = 0.0, last = 0.0, peak = 0.0;
   bool finite = true;
@@ -254,11 +258,11 @@ ten_minutes(void)
         rolling_set_asymmetry(&r, uniform(0.0, 1.0));
         rolling_set_speed(&r, uniform(0.0, 3.0), uniform(0.0, 0.5));
       } else if (minute == 8 && b == 0) {
-        rolling_set_law(&r, (hunt_crossley){1e9, 1.5, 0.3});
-        rolling_set_ball(&r, marble, radius, marble * g);
+        rolling_set_law(&r, (hunt_crossley){1e10, 1.5, 0.3});
+        rolling_set_ball(&r, billiard, billiard_radius, billiard * g);
         rolling_set_surface(&r, 1.5, 1e-6);
         rolling_set_asymmetry(&r, 0.2);
-        rolling_set_speed(&r, 0.3, 0.05);
+        rolling_set_speed(&r, 0.05, 0.05);
       }
       memset(l, 0, sizeof(l));
       rolling_process(&r, &o, 480, l, rr, 1.0);

@@ -2,8 +2,10 @@
 /*
  * Every preset of an instrument (argument: its URI; the list is read from
  * presets/NAME.presets) loads, plays finite sound and puts a velocity-127
- * note at its root near -6 dBFS (over the first two seconds of a held
- * note); the rendered decay of every material preset has a quality factor
+ * note at its root near -6 dBFS (the peak of the first two seconds of a
+ * held note; for rolling, whose texture is random, its RMS within 3 dB of
+ * -20 dBFS);
+ * the rendered decay of every material preset has a quality factor
  * q = pi f t_e inside its material's range ([material] table 2, [ch5]
  * table 5.2) and within 3 % of the q the preset was made with.  The decay
  * is that of mode 1 alone, after a strike (impact) or after the exciter
@@ -36,6 +38,7 @@ static const material materials[] = {
 static const double rate = 48000.0;
 
 static const char* plugin_uri;
+static bool textured;
 
 /* the decay of mode 1 alone, as rendered after a strike at the root, or
  * after the exciter has rubbed it for half a second and lifted */
@@ -69,6 +72,11 @@ int
 main(int argc, char** argv)
 {
   plugin_uri = argc > 1 ? argv[1] : "urn:contact:impact";
+  /* a rolling ball's micro-impacts are a random texture, whose largest
+   * peak is a rare event: its presets are levelled by their RMS (within
+   * 3 dB: as a skipping ball's path is chaotic, the rounding of another
+   * build moves a two-second RMS by a dB or two) */
+  textured = strstr(plugin_uri, "rolling") != NULL;
   const char* name = strrchr(plugin_uri, ':') + 1;
   const char* root_dir = getenv("CONTACT_SOURCE_ROOT");
   char path[1024];
@@ -97,11 +105,18 @@ main(int argc, char** argv)
       bool finite = true;
       for (size_t i = 0; i < r.frames; ++i)
         finite = finite && isfinite(r.l[i]) && isfinite(r.r[i]);
-      const double peak_db = 20.0 * log10(peak_abs(r.l, r.frames) + 1e-30);
-      printf("%-14s peak %+.1f dBFS", id, peak_db);
       CHECK(finite, "%s: non-finite output", id);
-      CHECK(fabs(peak_db + 6.0) < 1.5, "%s: velocity 127 peaks at %.1f dBFS",
-            id, peak_db);
+      if (textured) {
+        const double rms_db = 20.0 * log10(rms(r.l, r.frames) + 1e-30);
+        printf("%-14s RMS %+.1f dBFS", id, rms_db);
+        CHECK(fabs(rms_db + 20.0) < 3.0,
+              "%s: velocity 127 has an RMS of %.1f dBFS", id, rms_db);
+      } else {
+        const double peak_db = 20.0 * log10(peak_abs(r.l, r.frames) + 1e-30);
+        printf("%-14s peak %+.1f dBFS", id, peak_db);
+        CHECK(fabs(peak_db + 6.0) < 1.5, "%s: velocity 127 peaks at %.1f dBFS",
+              id, peak_db);
+      }
       render_free(&r);
       host_close(h);
       if (mat[0]) {
