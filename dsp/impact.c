@@ -122,13 +122,16 @@ power_ratio_of(double d, const binomials* s)
  * when dx is tiny next to x0. */
 static double
 step_force(const hunt_crossley* law, const binomials* series, double x0,
-           double x0a, double dx, double inv_h, double* slope, double* size)
+           double x0a, double dx, double inv_h, double* slope, double* size,
+           double* curvature)
 {
   const double k = law->stiffness, a = law->alpha, q = a + 1.0;
   const double x1 = x0 + dx;
   double elastic = 0.0, d_elastic = 0.0, x1a = 0.0, dx1a = 0.0;
+  *curvature = INFINITY;
   if (x0 > 0.0 && x1 > 0.0) {
-    const power_ratio r = power_ratio_of(dx / x0, series);
+    const double d = dx / x0;
+    const power_ratio r = power_ratio_of(d, series);
     elastic = k * x0a * r.g;
     d_elastic = k * x0a / x0 * r.dg;
     x1a = x0a * r.ra;
@@ -152,6 +155,19 @@ step_force(const hunt_crossley* law, const binomials* series, double x0,
     return 0.0;
   }
   *slope = d_elastic + lambda * (0.5 * dx1a * dx + mean_xa) * inv_h;
+  if (x0 > 0.0 && fabs(dx) < 1e-2 * x0) {
+    /* a bound of |G''| while d stays in the series' range: the elastic
+     * part's k x0^(a-2) g''(d), g'' = 2 c2 + 6 c3 d + 12 c4 d^2 + ...,
+     * and the damping part's lambda / (2 h) (2 (x1^a)' + (x1^a)'' dx) */
+    const double d = fabs(dx) / x0;
+    const double g2 = 2.0 * fabs(series->c[2]) + 6.0 * fabs(series->c[3]) * d +
+                      13.0 * fabs(series->c[4]) * d * d;
+    const double x1_2 = x1 * x1;
+    *curvature = k * x0a / (x0 * x0) * g2 +
+                 lambda * 0.5 * inv_h *
+                     (2.0 * fabs(dx1a) +
+                      fabs(a * (a - 1.0)) * x1a / x1_2 * fabs(dx));
+  }
   return f;
 }
 
@@ -163,7 +179,7 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
   if (!(x0 > 0.0) && !(x0 + dx_free > 0.0))
     return sol; /* no compression at either end of the step */
   const double x0a = x0 > 0.0 ? contact_power(x0, law->alpha) : 0.0;
-  double slope, size;
+  double slope, size, curvature;
   /* g(f) = G(dx_free + kx f) - f falls from g(0) = G(dx_free) >= 0 (G
    * grows with dx, kx < 0): the root lies in [0, G(dx_free)].  From a
    * positive guess that upper end is only worked out if Newton needs it
@@ -172,15 +188,16 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
   const double inv_h = 1.0 / h;
   double lo = 0.0, hi = INFINITY, f = guess;
   if (!(guess > 0.0)) {
-    hi = step_force(law, &series, x0, x0a, dx_free, inv_h, &slope, &size);
+    hi = step_force(law, &series, x0, x0a, dx_free, inv_h, &slope, &size,
+                    &curvature);
     if (!(hi > 0.0))
       return sol;
     f = 0.0;
   }
   for (int it = 1; it <= IMPACT_NEWTON_CAP; ++it) {
-    const double g = step_force(law, &series, x0, x0a, dx_free + kx * f, inv_h,
-                                &slope, &size) -
-                     f;
+    const double force = step_force(law, &series, x0, x0a, dx_free + kx * f,
+                                    inv_h, &slope, &size, &curvature);
+    const double g = force - f;
     /* done when the residual is down to the rounding of its own terms
      * (near v = -1/mu elastic and damping forces nearly cancel) */
     if (fabs(g) <= 8.0 * DBL_EPSILON * (size + f)) {
@@ -192,10 +209,24 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
       lo = f;
     else
       hi = f;
-    double next = f - g / (slope * kx - 1.0);
+    const double dg = slope * kx - 1.0;
+    double next = f - g / dg;
+    /* final without another evaluation when the error Newton leaves,
+     * |g''| step^2 / (2 |g'|), is well below the tolerance: the step stays
+     * where the bound of g'' = G'' kx^2 holds (the series' range, G > 0),
+     * and 10 % allows for G'' moving along it */
+    const double step1 = next - f;
+    if (next > 0.0 && fabs(dx_free + kx * next) < 1e-2 * x0 &&
+        force + slope * kx * step1 > 0.0 &&
+        1.1 * curvature * kx * kx * step1 * step1 <=
+            0.5 * newton_tolerance * next * fabs(dg)) {
+      sol.force = next;
+      sol.iterations = it;
+      return sol;
+    }
     if (hi == INFINITY && !(next >= lo && next < INFINITY)) {
-      double s2, z2;
-      hi = step_force(law, &series, x0, x0a, dx_free, inv_h, &s2, &z2);
+      double s2, z2, c2;
+      hi = step_force(law, &series, x0, x0a, dx_free, inv_h, &s2, &z2, &c2);
       if (!(hi > 0.0))
         return sol; /* no force at all this step */
     }
