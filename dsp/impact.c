@@ -163,10 +163,10 @@ step_force(const hunt_crossley* law, const binomials* series, double x0,
     const double g2 = 2.0 * fabs(series->c[2]) + 6.0 * fabs(series->c[3]) * d +
                       13.0 * fabs(series->c[4]) * d * d;
     const double x1_2 = x1 * x1;
-    *curvature = k * x0a / (x0 * x0) * g2 +
-                 lambda * 0.5 * inv_h *
-                     (2.0 * fabs(dx1a) +
-                      fabs(a * (a - 1.0)) * x1a / x1_2 * fabs(dx));
+    *curvature =
+        k * x0a / (x0 * x0) * g2 +
+        lambda * 0.5 * inv_h *
+            (2.0 * fabs(dx1a) + fabs(a * (a - 1.0)) * x1a / x1_2 * fabs(dx));
   }
   return f;
 }

@@ -39,12 +39,13 @@ update_patch(rolling* r)
 void
 rolling_set_law(rolling* r, hunt_crossley law)
 {
-  if (law.stiffness != r->law.stiffness || law.alpha != r->law.alpha) {
+  const bool spring = law.stiffness != r->law.stiffness ||
+                      law.alpha != r->law.alpha;
+  r->law = law;
+  if (spring) {
     r->substeps = 0;
-    r->law = law;
     update_patch(r);
   }
-  r->law = law;
 }
 
 void
