@@ -257,6 +257,18 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
 }
 
 void
+impact_stats_count(impact_stats* stats, hc_solution sol)
+{
+  if (sol.iterations == 0)
+    return;
+  stats->solves++;
+  stats->iterations += (uint64_t)sol.iterations;
+  stats->histogram[sol.iterations]++;
+  if (!sol.converged)
+    stats->cap_hits++;
+}
+
+void
 impact_init(impact* im, double sample_rate)
 {
   memset(im, 0, sizeof(*im));
@@ -568,13 +580,7 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const hc_solution sol = hunt_crossley_solve(
         &im->law, x0, dx_free, kx, h, 2.0 * im->force - im->force_prev);
     const double f = sol.force;
-    if (sol.iterations > 0) {
-      im->stats.solves++;
-      im->stats.iterations += (uint64_t)sol.iterations;
-      im->stats.histogram[sol.iterations]++;
-      if (!sol.converged)
-        im->stats.cap_hits++;
-    }
+    impact_stats_count(&im->stats, sol);
     if (f != 0.0) {
       modal_correct(o, &im->sub, f);
       px += im->sub.sum_bx * f;

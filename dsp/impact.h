@@ -88,6 +88,9 @@ typedef struct impact_stats {
   uint64_t contact_steps;                    /* sub-steps integrated */
 } impact_stats;
 
+/* Count a solve (one that was needed) in the statistics. */
+void impact_stats_count(impact_stats* stats, hc_solution sol);
+
 /* What the meters show: the most recent completed contact, measured from
  * the simulated trajectory. */
 typedef struct impact_contact {

@@ -220,33 +220,7 @@ modal_next(const modal_object* o, const modal_coeffs* c, double* point_x,
 
 DSP_VECTOR_CLONES void
 modal_advance(modal_object* o, const modal_coeffs* c, double force,
-              double* point_v, double* right_v)
-{
-  const int n = o->n;
-  double* restrict x = o->x;
-  double* restrict v = o->v;
-  const double* restrict pr = o->pickup_r;
-  double sv = 0.0;
-  double sr = 0.0;
-#pragma omp simd reduction(+ : sv, sr)
-  for (int l = 0; l < n; ++l) {
-    const double xc = x[l] + c->bx[l] * force;
-    const double vc = v[l] + c->bv[l] * force;
-    const double xn = c->a11[l] * xc + c->a12[l] * vc;
-    const double vn = c->a21[l] * xc + c->a22[l] * vc;
-    x[l] = xn;
-    v[l] = vn;
-    const double vnext = c->a21[l] * xn + c->a22[l] * vn;
-    sv += vnext;
-    sr += pr[l] * vnext;
-  }
-  *point_v = sv;
-  *right_v = sr;
-}
-
-DSP_VECTOR_CLONES void
-modal_advance_point(modal_object* o, const modal_coeffs* c, double force,
-                    double* point_x, double* point_v, double* right_v)
+              double* point_x, double* point_v, double* right_v)
 {
   const int n = o->n;
   double* restrict x = o->x;

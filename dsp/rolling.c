@@ -39,11 +39,11 @@ update_patch(rolling* r)
 void
 rolling_set_law(rolling* r, hunt_crossley law)
 {
-  const bool spring = law.stiffness != r->law.stiffness ||
-                      law.alpha != r->law.alpha;
+  const bool spring =
+      law.stiffness != r->law.stiffness || law.alpha != r->law.alpha;
   r->law = law;
   if (spring) {
-    r->substeps = 0;
+    r->spring_changed = true;
     update_patch(r);
   }
 }
@@ -52,7 +52,7 @@ void
 rolling_set_ball(rolling* r, double mass, double radius, double weight)
 {
   if (mass != r->ball_mass || weight != r->weight)
-    r->substeps = 0;
+    r->spring_changed = true;
   r->ball_mass = mass;
   r->weight = weight > 0.0 ? weight : 0.0;
   surface_set(&r->ground, r->ground.beta, r->ground.depth, radius);
@@ -139,7 +139,9 @@ rolling_object_changed(rolling* r)
 
 /* Sub-steps per sample: the contact spring, linearised at the static
  * compression, with the ball and the interaction point's mass on it,
- * rings over at least 16 steps. */
+ * rings over at least 16 steps.  The object's coefficients are worked out
+ * again only when that count or the object changes (a pressed key moves
+ * the weight at every pressure message). */
 static void
 choose_substeps(rolling* r, const modal_object* o)
 {
@@ -153,15 +155,17 @@ choose_substeps(rolling* r, const modal_object* o)
     while (m < ROLLING_MAX_SUBSTEPS && m * r->sample_rate < 16.0 * freq)
       m *= 2;
   }
-  modal_coeffs_compute(o, 1.0 / (r->sample_rate * m), &r->sub);
+  if (m != r->substeps)
+    modal_coeffs_compute(o, 1.0 / (r->sample_rate * m), &r->sub);
   r->substeps = m;
+  r->spring_changed = false;
 }
 
 DSP_VECTOR_CLONES void
 rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
                 float* out_r, double scale)
 {
-  if (r->substeps == 0)
+  if (r->substeps == 0 || r->spring_changed)
     choose_substeps(r, o);
   const int m = r->substeps;
   const double h = 1.0 / (r->sample_rate * m);
@@ -174,7 +178,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   const double dv_max = r->accel * h;
 
   /* the modes take each step's force in the pass that moves them freely
-   * over the next (modal_advance_point), their point's next free motion
+   * over the next (modal_advance), their point's next free motion
    * known before it */
   double px, pv;
   modal_point(o, &px, &pv);
@@ -210,20 +214,14 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
       const double px_free = next_x + r->sub.sum_next_bx * pending;
       const double pv_free = next_v + r->sub.sum_next_bv * pending;
       const double pr_free = next_r + r->sub.sum_right_next_bv * pending;
-      modal_advance_point(o, &r->sub, pending, &next_x, &next_v, &next_r);
+      modal_advance(o, &r->sub, pending, &next_x, &next_v, &next_r);
       const double dx_free = ball_dx - (px_free - px) + (offset - r->offset);
 
       const hc_solution sol = hunt_crossley_solve(
           &r->law, x0, dx_free, kx, h,
           3.0 * (r->force - r->force_prev) + r->force_prev2);
       const double f = sol.force;
-      if (sol.iterations > 0) {
-        r->stats.solves++;
-        r->stats.iterations += (uint64_t)sol.iterations;
-        r->stats.histogram[sol.iterations]++;
-        if (!sol.converged)
-          r->stats.cap_hits++;
-      }
+      impact_stats_count(&r->stats, sol);
       touching += f != 0.0;
       pending = f;
       px = px_free + r->sub.sum_bx * f;

@@ -60,6 +60,7 @@ typedef struct rolling {
   double force, force_prev, force_prev2; /* N, of the last three steps */
   double offset;                         /* m, c(X) + e R cos(X / R) now */
   int substeps;                          /* per sample; 0: coefficients stale */
+  bool spring_changed;                   /* law or load: the count may change */
 
   /* the last block, for the meters */
   double mean_force;       /* N */

@@ -95,6 +95,9 @@ note_on(instrument* in, int note, int velocity)
   s->fade = 1.0f;
   s->level = 1.0f;
   s->started = ++in->starts;
+  s->velocity = velocity / 127.0f;
+  if (fresh)
+    s->pressure = 0.0f;
   in->last_started = v;
   in->cls->note_on(in, v, velocity, fresh);
 }
@@ -111,6 +114,26 @@ note_off(instrument* in, int note)
     if (in->slots[v].sounding && in->slots[v].key_down &&
         in->slots[v].note == note)
       release(in, v);
+}
+
+/* pressure on voice v (-1: every voice), and the mod wheel */
+static void
+set_pressure(instrument* in, int v, double pressure)
+{
+  for (int k = v < 0 ? 0 : v; k < (v < 0 ? INSTRUMENT_VOICES : v + 1); ++k) {
+    in->slots[k].pressure = (float)pressure;
+    if (in->cls->expression)
+      in->cls->expression(in, k);
+  }
+}
+
+static void
+set_mod_wheel(instrument* in, double value)
+{
+  in->mod_wheel = value;
+  if (in->cls->expression)
+    for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+      in->cls->expression(in, v);
 }
 
 static void
@@ -132,8 +155,8 @@ control_change(instrument* in, int number, int value)
     in->bend = 0.0;
     in->retune = true;
     control_change(in, 64, 0);
-    in->cls->pressure(in, -1, 0.0);
-    in->cls->controller(in, 1, 0);
+    set_pressure(in, -1, 0.0);
+    set_mod_wheel(in, 0.0);
     break;
   case 123: /* all notes off */
     in->keys_down = 0;
@@ -141,8 +164,10 @@ control_change(instrument* in, int number, int value)
       if (in->slots[v].sounding && in->slots[v].key_down)
         release(in, v);
     break;
+  case 1: /* mod wheel */
+    set_mod_wheel(in, value / 127.0);
+    break;
   default:
-    in->cls->controller(in, number, value);
     break;
   }
 }
@@ -170,13 +195,13 @@ handle_midi(instrument* in, const uint8_t* data, uint32_t size)
     in->retune = true;
     break;
   case MIDI_CHANNEL_PRESSURE:
-    in->cls->pressure(in, -1, m.data1 / 127.0);
+    set_pressure(in, -1, m.data1 / 127.0);
     break;
   case MIDI_POLY_PRESSURE:
     for (int v = 0; v < INSTRUMENT_VOICES; ++v)
       if (in->slots[v].sounding &&
           (!in->object.pitch_track || in->slots[v].note == m.data1))
-        in->cls->pressure(in, v, m.data2 / 127.0);
+        set_pressure(in, v, m.data2 / 127.0);
     break;
   default:
     break;
@@ -364,8 +389,8 @@ instrument_activate(LV2_Handle h)
   in->bend = 0.0;
   in->sustain = false;
   in->keys_down = 0;
-  in->cls->pressure(in, -1, 0.0);
-  in->cls->controller(in, 1, 0);
+  set_pressure(in, -1, 0.0);
+  set_mod_wheel(in, 0.0);
   in->activated = true;
 }
 

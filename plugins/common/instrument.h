@@ -10,7 +10,8 @@
  * note still sounding is played again; without: one object for every
  * note); note-off releases it, deferred while the sustain pedal (CC64) is
  * down; pitch bend bends the objects; channel and polyphonic pressure and
- * CC1 go to the instrument; CC120 silences, CC121 resets controllers,
+ * the mod wheel (CC1) are kept here and passed on as the player's
+ * expression; CC120 silences, CC121 resets controllers,
  * CC123 releases every note.  Malformed events are skipped and reported.
  */
 #ifndef CONTACT_INSTRUMENT_H
@@ -54,9 +55,9 @@ typedef struct instrument_class {
   void (*note_on)(instrument* in, int v, int velocity, bool fresh);
   /* the key of voice v is up (and the pedal too) */
   void (*note_off)(instrument* in, int v);
-  /* pressure 0..1 on voice v (-1: every voice), and controllers */
-  void (*pressure)(instrument* in, int v, double pressure);
-  void (*controller)(instrument* in, int number, int value);
+  /* the pressure on voice v or the mod wheel changed (NULL: the instrument
+   * does not follow them); see instrument_expression() */
+  void (*expression)(instrument* in, int v);
   /* add `frames` of voice v to l and r (velocity, m/s) */
   void (*render)(instrument* in, int v, float* l, float* r, int frames);
   /* the voice still drives its object (hammer in play, exciter down) */
@@ -80,7 +81,8 @@ struct instrument {
   object_settings object;
   int last_started; /* voice the meters follow, or -1 */
   uint32_t starts;
-  double bend; /* semitones */
+  double bend;      /* semitones */
+  double mod_wheel; /* CC1, 0..1 */
   bool retune;
   bool sustain;
   int keys_down;
@@ -95,6 +97,21 @@ static inline void*
 instrument_voice(instrument* in, int v)
 {
   return (char*)in->voices + (size_t)v * in->cls->voice_size;
+}
+
+/* The player's expression on voice v, for sustained instruments: the
+ * speed (or push) they play scaled by velocity (1 + mod wheel), and the
+ * force they press with by 1 + pressure.  At rest, mod wheel and pressure
+ * leave the set values; a fresh note starts without pressure. */
+typedef struct expression {
+  double speed, press;
+} expression;
+
+static inline expression
+instrument_expression(const instrument* in, int v)
+{
+  const voice_slot* s = &in->slots[v];
+  return (expression){s->velocity * (1.0 + in->mod_wheel), 1.0 + s->pressure};
 }
 
 /* The LV2 entry points, the same for every instrument: the descriptor is

@@ -16,6 +16,8 @@ typedef struct voice_slot {
   bool key_down;    /* its key is held */
   bool sustained;   /* released while the sustain pedal is down */
   bool damped;      /* the damper lies on it */
+  float velocity;   /* of the note that started it, 0..1 */
+  float pressure;   /* channel or polyphonic pressure on it, 0..1 */
   uint32_t started; /* strike order */
   float level;      /* loudness estimate, for stealing */
   float fade;       /* 1, or falling to 0 after being stolen */

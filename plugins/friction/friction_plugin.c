@@ -18,8 +18,6 @@
 typedef struct friction_voice {
   friction contact;
   modal_object object;
-  double velocity_scale; /* MIDI velocity / 127 */
-  double pressure_scale; /* 1 + p */
   bool lifted;
   double force_sum, slip_sum; /* over the block, for the meters */
   int frames;
@@ -27,7 +25,6 @@ typedef struct friction_voice {
 
 typedef struct friction_state {
   double normal_force, bow_velocity, ext_force;
-  double speed_scale; /* CC1 */
   double beta;
   uint64_t cap_hits_retired;
 } friction_state;
@@ -50,11 +47,11 @@ drive_voice(instrument* in, int v)
 {
   const friction_state* s = state(in);
   friction_voice* fv = voice(in, v);
-  const double scale = fv->velocity_scale * s->speed_scale;
-  friction_set_motion(&fv->contact, s->bow_velocity * scale,
-                      s->ext_force * scale);
-  friction_set_normal_force(
-      &fv->contact, fv->lifted ? 0.0 : s->normal_force * fv->pressure_scale);
+  const expression e = instrument_expression(in, v);
+  friction_set_motion(&fv->contact, s->bow_velocity * e.speed,
+                      s->ext_force * e.speed);
+  friction_set_normal_force(&fv->contact,
+                            fv->lifted ? 0.0 : s->normal_force * e.press);
 }
 
 static void
@@ -63,7 +60,6 @@ voice_init(instrument* in, int v)
   friction_voice* fv = voice(in, v);
   modal_init(&fv->object, in->host.sample_rate);
   friction_init(&fv->contact, in->host.sample_rate, 0x51D7u + (uint64_t)v);
-  fv->velocity_scale = fv->pressure_scale = 1.0;
   fv->lifted = true;
 }
 
@@ -109,11 +105,9 @@ controls(instrument* in)
 static void
 note_on(instrument* in, int v, int velocity, bool fresh)
 {
-  friction_voice* fv = voice(in, v);
-  if (fresh)
-    fv->pressure_scale = 1.0;
-  fv->velocity_scale = velocity / 127.0;
-  fv->lifted = false;
+  (void)velocity; /* in the expression */
+  (void)fresh;
+  voice(in, v)->lifted = false;
   drive_voice(in, v);
 }
 
@@ -122,25 +116,6 @@ note_off(instrument* in, int v)
 {
   voice(in, v)->lifted = true;
   drive_voice(in, v);
-}
-
-static void
-pressure(instrument* in, int v, double amount)
-{
-  for (int k = v < 0 ? 0 : v; k < (v < 0 ? INSTRUMENT_VOICES : v + 1); ++k) {
-    voice(in, k)->pressure_scale = 1.0 + amount;
-    drive_voice(in, k);
-  }
-}
-
-static void
-controller(instrument* in, int number, int value)
-{
-  if (number != 1)
-    return;
-  state(in)->speed_scale = 1.0 + value / 127.0;
-  for (int v = 0; v < INSTRUMENT_VOICES; ++v)
-    drive_voice(in, v);
 }
 
 static void
@@ -223,8 +198,7 @@ const instrument_class friction_class = {
     controls,
     note_on,
     note_off,
-    pressure,
-    controller,
+    drive_voice,
     render,
     busy,
     finite,

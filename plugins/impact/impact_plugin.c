@@ -80,22 +80,6 @@ note_off(instrument* in, int v)
 }
 
 static void
-pressure(instrument* in, int v, double amount)
-{
-  (void)in;
-  (void)v;
-  (void)amount;
-}
-
-static void
-controller(instrument* in, int number, int value)
-{
-  (void)in;
-  (void)number;
-  (void)value;
-}
-
-static void
 render(instrument* in, int v, float* l, float* r, int frames)
 {
   impact_process(&voice(in, v)->contact, &voice(in, v)->object, frames, l, r,
@@ -164,8 +148,7 @@ const instrument_class impact_class = {
     controls,
     note_on,
     note_off,
-    pressure,
-    controller,
+    NULL, /* no expression: a strike is over when it starts */
     render,
     busy,
     finite,

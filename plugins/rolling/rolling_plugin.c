@@ -17,8 +17,6 @@
 typedef struct rolling_voice {
   rolling contact;
   modal_object object;
-  double velocity_scale;         /* MIDI velocity / 127 */
-  double pressure_scale;         /* 1 + p */
   bool stopping;                 /* the key is up */
   double force_sum, contact_sum; /* over the block, for the meters */
   int frames;
@@ -26,7 +24,6 @@ typedef struct rolling_voice {
 
 typedef struct rolling_state {
   double speed, stop_time, mass, gravity;
-  double speed_scale; /* CC1 */
   uint64_t cap_hits_retired;
 } rolling_state;
 
@@ -48,13 +45,13 @@ drive_voice(instrument* in, int v)
 {
   const rolling_state* s = state(in);
   rolling_voice* rv = voice(in, v);
+  const expression e = instrument_expression(in, v);
   rolling_set_ball(&rv->contact, s->mass, rv->contact.ground.radius,
-                   s->mass * s->gravity * rv->pressure_scale);
+                   s->mass * s->gravity * e.press);
   if (rv->stopping)
     rolling_set_speed(&rv->contact, 0.0, s->stop_time);
   else
-    rolling_set_speed(&rv->contact,
-                      s->speed * s->speed_scale * rv->velocity_scale, 0.0);
+    rolling_set_speed(&rv->contact, s->speed * e.speed, 0.0);
 }
 
 static void
@@ -63,7 +60,6 @@ voice_init(instrument* in, int v)
   rolling_voice* rv = voice(in, v);
   modal_init(&rv->object, in->host.sample_rate);
   rolling_init(&rv->contact, in->host.sample_rate, 0xB0A1u + (uint64_t)v);
-  rv->velocity_scale = rv->pressure_scale = 1.0;
   rv->stopping = true;
 }
 
@@ -98,16 +94,12 @@ controls(instrument* in)
 static void
 note_on(instrument* in, int v, int velocity, bool fresh)
 {
+  (void)velocity; /* in the expression */
   rolling_voice* rv = voice(in, v);
-  if (fresh) {
-    rv->pressure_scale = 1.0;
-    rv->stopping = false;
-    drive_voice(in, v);
-    rolling_place(&rv->contact, &rv->object);
-  }
-  rv->velocity_scale = velocity / 127.0;
   rv->stopping = false;
   drive_voice(in, v);
+  if (fresh)
+    rolling_place(&rv->contact, &rv->object);
 }
 
 static void
@@ -115,25 +107,6 @@ note_off(instrument* in, int v)
 {
   voice(in, v)->stopping = true;
   drive_voice(in, v);
-}
-
-static void
-pressure(instrument* in, int v, double amount)
-{
-  for (int k = v < 0 ? 0 : v; k < (v < 0 ? INSTRUMENT_VOICES : v + 1); ++k) {
-    voice(in, k)->pressure_scale = 1.0 + amount;
-    drive_voice(in, k);
-  }
-}
-
-static void
-controller(instrument* in, int number, int value)
-{
-  if (number != 1)
-    return;
-  state(in)->speed_scale = 1.0 + value / 127.0;
-  for (int v = 0; v < INSTRUMENT_VOICES; ++v)
-    drive_voice(in, v);
 }
 
 static void
@@ -215,8 +188,7 @@ const instrument_class rolling_class = {
     controls,
     note_on,
     note_off,
-    pressure,
-    controller,
+    drive_voice,
     render,
     busy,
     finite,
