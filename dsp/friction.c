@@ -525,9 +525,9 @@ typedef struct step_constants {
  * known before that pass (modal_advance()), so the solve does not wait for
  * it. */
 typedef struct object_track {
-  double pending;                   /* the last step's force, not yet applied */
-  double point_x, point_v, right_v; /* next step's free motion without it */
-  double left, right;               /* pickups after the last step */
+  double pending;          /* the last step's force, not yet applied */
+  double point_v, right_v; /* next step's free velocities without it */
+  double left, right;      /* pickups after the last step */
 } object_track;
 
 /* One step of h seconds.  f0, z0, z'0 are the values at its start; the
@@ -572,7 +572,7 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   }
   pv = ot->point_v + c->sum_next_bv * ot->pending;
   pr = ot->right_v + c->sum_right_next_bv * ot->pending;
-  modal_advance(o, c, ot->pending, &ot->point_x, &ot->point_v, &ot->right_v);
+  modal_advance(o, c, ot->pending, &ot->point_v, &ot->right_v);
   const double v_free = ex_v - pv;
 
   double f1 = 0.0, z1 = 0.0, zd1 = 0.0;
@@ -670,7 +670,8 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
   k.inv_den = 1.0 / (1.0 - 0.5 * k.kv * fr->law.sigma2);
   k.per_newton = bristles_of(&fr->law, 1.0);
   object_track ot = {0};
-  modal_next(o, k.c, &ot.point_x, &ot.point_v, &ot.right_v);
+  double point_x;
+  modal_next(o, k.c, &point_x, &ot.point_v, &ot.right_v);
   for (; t < frames; ++t) {
     const double anchor_before = fr->anchor_v;
     fr->anchor_v += (fr->bow_velocity - fr->anchor_v) * speed_glide;

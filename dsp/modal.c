@@ -218,9 +218,10 @@ modal_next(const modal_object* o, const modal_coeffs* c, double* point_x,
   *right_v = sr;
 }
 
-DSP_VECTOR_CLONES void
-modal_advance(modal_object* o, const modal_coeffs* c, double force,
-              double* point_x, double* point_v, double* right_v)
+/* the body of both advances; with_x a constant, so each gets its loop */
+static DSP_INLINE void
+advance(modal_object* o, const modal_coeffs* c, double force, bool with_x,
+        double* point_x, double* point_v, double* right_v)
 {
   const int n = o->n;
   double* restrict x = o->x;
@@ -238,13 +239,29 @@ modal_advance(modal_object* o, const modal_coeffs* c, double force,
     x[l] = xn;
     v[l] = vn;
     const double vnext = c->a21[l] * xn + c->a22[l] * vn;
-    sx += c->a11[l] * xn + c->a12[l] * vn;
+    if (with_x)
+      sx += c->a11[l] * xn + c->a12[l] * vn;
     sv += vnext;
     sr += pr[l] * vnext;
   }
-  *point_x = sx;
+  if (with_x)
+    *point_x = sx;
   *point_v = sv;
   *right_v = sr;
+}
+
+DSP_VECTOR_CLONES void
+modal_advance(modal_object* o, const modal_coeffs* c, double force,
+              double* point_v, double* right_v)
+{
+  advance(o, c, force, false, NULL, point_v, right_v);
+}
+
+DSP_VECTOR_CLONES void
+modal_advance_point(modal_object* o, const modal_coeffs* c, double force,
+                    double* point_x, double* point_v, double* right_v)
+{
+  advance(o, c, force, true, point_x, point_v, right_v);
 }
 
 DSP_VECTOR_CLONES void

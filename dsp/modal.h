@@ -109,13 +109,16 @@ void modal_correct(modal_object* o, const modal_coeffs* c, double force);
  *     point_x + sum_next_bx f,  point_v + sum_next_bv f,
  *     right_v + sum_right_next_bv f
  * where point_x, point_v, right_v come from modal_next() (on the first
- * step) or from the modal_advance() of the step before.  modal_advance()
+ * step) or from the modal_advance() of the step before (_point() when
+ * the displacement is wanted).  modal_advance()
  * applies f and the free motion of the next step, and returns them for the step
  * after it.  modal_correct() applies the last f. */
 void modal_next(const modal_object* o, const modal_coeffs* c, double* point_x,
                 double* point_v, double* right_v);
 void modal_advance(modal_object* o, const modal_coeffs* c, double force,
-                   double* point_x, double* point_v, double* right_v);
+                   double* point_v, double* right_v);
+void modal_advance_point(modal_object* o, const modal_coeffs* c, double force,
+                         double* point_x, double* point_v, double* right_v);
 
 /* Interaction point displacement and velocity now. */
 void modal_point(const modal_object* o, double* point_x, double* point_v);

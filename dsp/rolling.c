@@ -178,7 +178,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   const double dv_max = r->accel * h;
 
   /* the modes take each step's force in the pass that moves them freely
-   * over the next (modal_advance), their point's next free motion
+   * over the next (modal_advance_point), their point's next free motion
    * known before it */
   double px, pv;
   modal_point(o, &px, &pv);
@@ -214,7 +214,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
       const double px_free = next_x + r->sub.sum_next_bx * pending;
       const double pv_free = next_v + r->sub.sum_next_bv * pending;
       const double pr_free = next_r + r->sub.sum_right_next_bv * pending;
-      modal_advance(o, &r->sub, pending, &next_x, &next_v, &next_r);
+      modal_advance_point(o, &r->sub, pending, &next_x, &next_v, &next_r);
       const double dx_free = ball_dx - (px_free - px) + (offset - r->offset);
 
       const hc_solution sol = hunt_crossley_solve(
