@@ -55,7 +55,7 @@ typedef struct bristles {
  * to be defined; the printed c mu_d f_N / sigma0 assumes mu_s >= mu_d, so
  * the smaller coefficient is used. */
 static bristles
-bristles_of(const elasto_plastic* law, double fn)
+bristles_of(const friction_law* law, double fn)
 {
   const double mu_min = law->mu_d < law->mu_s ? law->mu_d : law->mu_s;
   const double per_sigma0 = fn / law->sigma0;
@@ -107,7 +107,7 @@ steady_magnitude(const bristles* b, double v, double* dm_dv,
 static const gaussian_memo no_memo = {-INFINITY, 0.0};
 
 double
-ep_steady_z(const elasto_plastic* law, double fn, double v, double* dz_dv)
+friction_steady_z(const friction_law* law, double fn, double v, double* dz_dv)
 {
   const bristles b = bristles_of(law, fn);
   gaussian_memo memo = no_memo;
@@ -261,8 +261,8 @@ newton_step_is_final(const bristles* b, const zdot_eval* e, double v, double z,
 }
 
 double
-ep_zdot(const elasto_plastic* law, double fn, double v, double z, double* d_dv,
-        double* d_dz)
+friction_zdot(const friction_law* law, double fn, double v, double z,
+              double* d_dv, double* d_dz)
 {
   const bristles b = bristles_of(law, fn);
   gaussian_memo memo = no_memo;
@@ -274,8 +274,8 @@ ep_zdot(const elasto_plastic* law, double fn, double v, double z, double* d_dv,
 }
 
 void
-ep_zdot_second(const elasto_plastic* law, double fn, double v, double z,
-               double* d_vv, double* d_vz, double* d_zz)
+friction_zdot_second(const friction_law* law, double fn, double v, double z,
+                     double* d_vv, double* d_vz, double* d_zz)
 {
   const bristles b = bristles_of(law, fn);
   gaussian_memo memo = no_memo;
@@ -291,7 +291,7 @@ friction_init(friction* fr, double sample_rate, uint64_t seed)
 {
   memset(fr, 0, sizeof(*fr));
   fr->sample_rate = sample_rate;
-  fr->law = (elasto_plastic){1e4, 0.1, 0.1, 0.0, 0.8, 0.3, 0.1, 0.7};
+  fr->law = (friction_law){1e4, 0.1, 0.1, 0.0, 0.8, 0.3, 0.1, 0.7};
   fractal_init(&fr->noise, sample_rate, seed);
   modal_init(&fr->exciter, sample_rate);
   friction_set_exciter(fr, 0.01, FRICTION_DRIVE_VELOCITY);
@@ -299,7 +299,7 @@ friction_init(friction* fr, double sample_rate, uint64_t seed)
 }
 
 void
-friction_set_law(friction* fr, elasto_plastic law)
+friction_set_law(friction* fr, friction_law law)
 {
   /* z_ss must not vanish (z' divides by it) */
   law.mu_s = law.mu_s > FRICTION_MIN_MU ? law.mu_s : FRICTION_MIN_MU;
@@ -353,6 +353,8 @@ friction_reset(friction* fr)
   fr->zdot_past[0] = fr->zdot_past[1] = 0.0;
   fr->relax = 0.0;
   fr->exciter_v = fr->anchor_v = 0.0;
+  fr->tracking = false; /* the object may be reset with it */
+  fr->mean_force = fr->mean_slip = 0.0;
   modal_reset(&fr->exciter);
 }
 
@@ -420,16 +422,14 @@ engaged_bracket(const bristles* b, double v_t, double k1, double z_t, double kz,
 }
 
 static DSP_INLINE double
-solve_zdot(friction_stats* stats, const bristles* b, double v_t, double k1,
+solve_zdot(newton_stats* stats, const bristles* b, double v_t, double k1,
            double z_t, double kz, double guess, gaussian_memo* memo,
            double* relax)
 {
   const double stick = v_t / (1.0 - k1), z_stick = z_t + kz * stick;
   if (stick == 0.0 || (stick > 0.0 ? z_stick : -z_stick) <= b->zba) {
     *relax = 0.0;
-    stats->solves++;
-    stats->iterations++;
-    stats->histogram[1]++;
+    newton_stats_count(stats, 1, true);
     return stick;
   }
   bracket br = {0};
@@ -444,7 +444,7 @@ solve_zdot(friction_stats* stats, const bristles* b, double v_t, double k1,
   }
   double last_g = INFINITY;
   int it = 1;
-  for (; it <= FRICTION_NEWTON_CAP; ++it) {
+  for (; it <= NEWTON_CAP; ++it) {
     const double v = v_t + k1 * x, z = z_t + kz * x;
     zdot_eval e;
     zdot(b, v, z, memo, &e);
@@ -490,19 +490,13 @@ solve_zdot(friction_stats* stats, const bristles* b, double v_t, double k1,
       break;
     }
   }
-  if (it > FRICTION_NEWTON_CAP)
-    it = FRICTION_NEWTON_CAP;
-  stats->solves++;
-  stats->iterations += (uint64_t)it;
-  stats->histogram[it]++;
-  if (!converged)
-    stats->cap_hits++;
+  newton_stats_count(stats, it, converged);
   return x;
 }
 
 double
-ep_solve_zdot(const elasto_plastic* law, double fn, double v_t, double k1,
-              double z_t, double kz, double guess, friction_stats* stats)
+friction_solve_zdot(const friction_law* law, double fn, double v_t, double k1,
+                    double z_t, double kz, double guess, newton_stats* stats)
 {
   const bristles b = bristles_of(law, fn);
   gaussian_memo memo = no_memo;
@@ -520,16 +514,6 @@ typedef struct step_constants {
   bristles per_newton;
 } step_constants;
 
-/* The object's modes take the force of one step in the same pass as
- * their free motion over the next, and the velocities the step needs are
- * known before that pass (modal_advance()), so the solve does not wait for
- * it. */
-typedef struct object_track {
-  double pending;          /* the last step's force, not yet applied */
-  double point_v, right_v; /* next step's free velocities without it */
-  double left, right;      /* pickups after the last step */
-} object_track;
-
 /* One step of h seconds.  f0, z0, z'0 are the values at its start; the
  * unknown is z'1 at its end ([ch8] 8.A.1).  The bodies move under the
  * step-average force F = (f0 + f1) / 2, so v1 = v_free + Kv F, and z
@@ -542,9 +526,9 @@ typedef struct object_track {
  * lambda) keeps the relaxation monotone (L-stable as h lambda grows). */
 static DSP_INLINE void
 step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
-     double fn, double w, object_track* ot)
+     double fn, double w, friction_track* ot)
 {
-  const elasto_plastic* law = &fr->law;
+  const friction_law* law = &fr->law;
   const bool velocity_drive = fr->drive == FRICTION_DRIVE_VELOCITY;
   const modal_coeffs* c = k->c;
   const modal_coeffs* ex = k->ex;
@@ -572,7 +556,8 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   }
   pv = ot->point_v + c->sum_next_bv * ot->pending;
   pr = ot->right_v + c->sum_right_next_bv * ot->pending;
-  modal_advance(o, c, ot->pending, &ot->point_v, &ot->right_v);
+  modal_advance(o, c, ot->pending - ot->applied, &ot->point_v, &ot->right_v);
+  ot->applied = 0.0;
   const double v_free = ex_v - pv;
 
   double f1 = 0.0, z1 = 0.0, zd1 = 0.0;
@@ -644,17 +629,11 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
   const double speed_glide = -expm1(-1.0 / (speed_glide_s * fs));
   const double force_glide = -expm1(-1.0 / (force_glide_s * fs));
   double sum_force = 0.0, sum_slip = 0.0;
-  int t = 0;
-  /* lifted and at rest: the object rings on its own */
-  if (fr->normal_force == 0.0 && fr->fn == 0.0 && fr->force == 0.0) {
-    modal_ring(o, frames, out_l, out_r, scale);
-    fr->anchor_v = fr->bow_velocity;
-    t = frames;
-  }
   const int m = substeps_for(fr);
   if (m != fr->substeps || fr->object_changed) {
     fr->substeps = m;
     fr->object_changed = false;
+    fr->tracking = false;
     if (m > 1) {
       modal_coeffs_compute(o, 1.0 / (fs * m), &fr->sub);
       modal_coeffs_compute(&fr->exciter, 1.0 / (fs * m), &fr->exciter_sub);
@@ -669,10 +648,24 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
            k.c->sum_bv);
   k.inv_den = 1.0 / (1.0 - 0.5 * k.kv * fr->law.sigma2);
   k.per_newton = bristles_of(&fr->law, 1.0);
-  object_track ot = {0};
-  double point_x;
-  modal_next(o, k.c, &point_x, &ot.point_v, &ot.right_v);
-  for (; t < frames; ++t) {
+  friction_track* ot = &fr->track;
+  for (int t = 0; t < frames; ++t) {
+    if (fr->normal_force == 0.0 && fr->fn == 0.0 && fr->force == 0.0) {
+      /* lifted and at rest: the object rings on its own (decided sample
+       * by sample, so wherever the host's blocks split the samples) */
+      if (fr->tracking)
+        modal_correct(o, k.c, ot->pending - ot->applied);
+      fr->tracking = false;
+      modal_ring(o, frames - t, out_l + t, out_r + t, scale);
+      fr->anchor_v = fr->bow_velocity;
+      break;
+    }
+    if (!fr->tracking) {
+      double point_x;
+      *ot = (friction_track){0};
+      modal_next(o, k.c, &point_x, &ot->point_v, &ot->right_v);
+      fr->tracking = true;
+    }
     const double anchor_before = fr->anchor_v;
     fr->anchor_v += (fr->bow_velocity - fr->anchor_v) * speed_glide;
     fr->fn += (fr->normal_force - fr->fn) * force_glide;
@@ -681,13 +674,18 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
     const double w = fr->law.sigma3 != 0.0 ? fractal_next(&fr->noise) : 0.0;
     const double anchor_a = (fr->anchor_v - anchor_before) * fs;
     for (int s = 0; s < m; ++s)
-      step(fr, o, &k, anchor_a, fr->fn, w, &ot);
+      step(fr, o, &k, anchor_a, fr->fn, w, ot);
     sum_force += fr->force;
     sum_slip += fr->v;
-    out_l[t] += (float)(scale * ot.left);
-    out_r[t] += (float)(scale * ot.right);
+    out_l[t] += (float)(scale * ot->left);
+    out_r[t] += (float)(scale * ot->right);
   }
-  modal_correct(o, k.c, ot.pending);
+  /* the modes take the last force now, so that others read them whole;
+   * the next call goes on from the track */
+  if (fr->tracking) {
+    modal_correct(o, k.c, ot->pending - ot->applied);
+    ot->applied = ot->pending;
+  }
   if (frames > 0) {
     fr->mean_force = sum_force / frames;
     fr->mean_slip = sum_slip / frames;
@@ -698,4 +696,5 @@ void
 friction_object_changed(friction* fr)
 {
   fr->object_changed = true;
+  fr->tracking = false;
 }

@@ -34,11 +34,12 @@
 
 #include "fractal.h"
 #include "modal.h"
+#include "newton.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-enum { FRICTION_NEWTON_CAP = 16, FRICTION_MAX_SUBSTEPS = 8 };
+enum { FRICTION_MAX_SUBSTEPS = 8 };
 
 /* Friction coefficients are kept at or above this. */
 #define FRICTION_MIN_MU 1e-6
@@ -47,7 +48,7 @@ enum { FRICTION_NEWTON_CAP = 16, FRICTION_MAX_SUBSTEPS = 8 };
 #define FRICTION_DRIVE_FREQ    250.0
 #define FRICTION_DRIVE_DAMPING 0.7
 
-typedef struct elasto_plastic {
+typedef struct friction_law {
   double sigma0;    /* bristle stiffness, N/m */
   double sigma1;    /* bristle damping, N s/m */
   double sigma2;    /* viscous friction, N s/m */
@@ -56,43 +57,50 @@ typedef struct elasto_plastic {
   double mu_d;      /* dynamic friction coefficient */
   double stribeck;  /* Stribeck velocity v_s, m/s */
   double breakaway; /* c of z_ba = c mu_d f_N / sigma0, 0 <= c < 1 */
-} elasto_plastic;
+} friction_law;
 
 /* z_ss(v) of [ch8] eq 8.17 for normal force fn (and its derivative). */
-double ep_steady_z(const elasto_plastic* law, double fn, double v,
-                   double* dz_dv);
+double friction_steady_z(const friction_law* law, double fn, double v,
+                         double* dz_dv);
 
 /* z'(v, z) of eq 8.16 with its partial derivatives (eqs 8.45-8.48). */
-double ep_zdot(const elasto_plastic* law, double fn, double v, double z,
-               double* d_dv, double* d_dz);
+double friction_zdot(const friction_law* law, double fn, double v, double z,
+                     double* d_dv, double* d_dz);
 
 /* Where alpha > 0: the second partials of |z'| in |v| and |z| (0 elsewhere),
  * which bound the error of a Newton step. */
-void ep_zdot_second(const elasto_plastic* law, double fn, double v, double z,
-                    double* d_vv, double* d_vz, double* d_zz);
+void friction_zdot_second(const friction_law* law, double fn, double v,
+                          double z, double* d_vv, double* d_vz, double* d_zz);
 
 typedef enum friction_drive {
   FRICTION_DRIVE_VELOCITY,
   FRICTION_DRIVE_FORCE
 } friction_drive;
 
-typedef struct friction_stats {
-  uint64_t solves, iterations, cap_hits;
-  uint64_t histogram[FRICTION_NEWTON_CAP + 1];
-} friction_stats;
-
 /* The implicit step's equation z'1 = z'(v_t + k1 z'1, z_t + kz z'1) solved
  * from `guess` as friction_process() solves it (eqs 8.39-8.44). */
-double ep_solve_zdot(const elasto_plastic* law, double fn, double v_t,
-                     double k1, double z_t, double kz, double guess,
-                     friction_stats* stats);
+double friction_solve_zdot(const friction_law* law, double fn, double v_t,
+                           double k1, double z_t, double kz, double guess,
+                           newton_stats* stats);
+
+/* The object's modes take the force of one step in the same pass as
+ * their free motion over the next, and the velocities the step needs are
+ * known before that pass (modal_advance()), so the solve does not wait for
+ * it.  Carried from call to call, so that any split of the samples into
+ * calls computes the same numbers. */
+typedef struct friction_track {
+  double pending;          /* the last step's force */
+  double applied;          /* how much of it the modes have taken */
+  double point_v, right_v; /* next step's free velocities without it */
+  double left, right;      /* pickups after the last step */
+} friction_track;
 
 typedef struct friction {
   modal_coeffs sub;         /* object at the sub-step */
   modal_coeffs exciter_sub; /* exciter at the sub-step */
   modal_object exciter;     /* one mode: the drive spring (velocity drive) */
   fractal_noise noise;
-  elasto_plastic law;
+  friction_law law;
   friction_drive drive;
   double sample_rate;
   double exciter_mass;   /* kg */
@@ -108,14 +116,16 @@ typedef struct friction {
   double relax;          /* -dz'/dz of the bristles, 1/s */
   int substeps;          /* per sample */
   bool object_changed;
+  friction_track track;
+  bool tracking; /* track holds the object's motion */
 
   /* block means, for meters */
   double mean_force, mean_slip;
-  friction_stats stats;
+  newton_stats stats;
 } friction;
 
 void friction_init(friction* fr, double sample_rate, uint64_t seed);
-void friction_set_law(friction* fr, elasto_plastic law);
+void friction_set_law(friction* fr, friction_law law);
 void friction_set_exciter(friction* fr, double mass, friction_drive drive);
 /* Bow velocity (velocity drive) and external force (force drive) now; the
  * player's controls are smoothed by the caller. */

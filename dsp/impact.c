@@ -5,6 +5,7 @@
 #include "dsp_util.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -25,13 +26,31 @@ contact_power(double x, double a)
 }
 
 double
-hunt_crossley_force(const hunt_crossley* law, double x, double v)
+impact_law_force(const impact_law* law, double x, double v)
 {
   if (!(x > 0.0))
     return 0.0;
   const double f =
       law->stiffness * contact_power(x, law->alpha) * (1.0 + law->mu * v);
   return f > 0.0 ? f : 0.0;
+}
+
+double
+impact_law_static_compression(const impact_law* law, double load)
+{
+  return load > 0.0 ? pow(load / law->stiffness, 1.0 / law->alpha) : 0.0;
+}
+
+double
+impact_law_rest_energy(const impact_law* law, double load, double mass,
+                       double x, double v)
+{
+  const double q = law->alpha + 1.0;
+  const double x_s = impact_law_static_compression(law, load);
+  const double p_x = x > 0.0 ? law->stiffness * contact_power(x, q) / q : 0.0;
+  const double p_s = load * x_s / q; /* P(x_s), k x_s^a = load */
+  const double energy = 0.5 * mass * v * v + (p_x - p_s - load * (x - x_s));
+  return energy > 0.0 ? energy : 0.0; /* U >= 0 but for rounding */
 }
 
 /* Newton stops when a step changes the force by less than this fraction. */
@@ -121,7 +140,7 @@ power_ratio_of(double d, const binomials* s)
  * rather than x1 keeps the force a smooth function of the unknown even
  * when dx is tiny next to x0. */
 static double
-step_force(const hunt_crossley* law, const binomials* series, double x0,
+step_force(const impact_law* law, const binomials* series, double x0,
            double x0a, double dx, double inv_h, double* slope, double* size,
            double* curvature)
 {
@@ -171,11 +190,11 @@ step_force(const hunt_crossley* law, const binomials* series, double x0,
   return f;
 }
 
-hc_solution
-hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
-                    double kx, double h, double guess)
+impact_solution
+impact_solve(const impact_law* law, double x0, double dx_free, double kx,
+             double h, double guess)
 {
-  hc_solution sol = {0.0, 0, true};
+  impact_solution sol = {0.0, 0, true};
   if (!(x0 > 0.0) && !(x0 + dx_free > 0.0))
     return sol; /* no compression at either end of the step */
   const double x0a = x0 > 0.0 ? contact_power(x0, law->alpha) : 0.0;
@@ -194,7 +213,7 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
       return sol;
     f = 0.0;
   }
-  for (int it = 1; it <= IMPACT_NEWTON_CAP; ++it) {
+  for (int it = 1; it <= NEWTON_CAP; ++it) {
     const double force = step_force(law, &series, x0, x0a, dx_free + kx * f,
                                     inv_h, &slope, &size, &curvature);
     const double g = force - f;
@@ -251,21 +270,9 @@ hunt_crossley_solve(const hunt_crossley* law, double x0, double dx_free,
     }
   }
   sol.force = f;
-  sol.iterations = IMPACT_NEWTON_CAP;
+  sol.iterations = NEWTON_CAP;
   sol.converged = false;
   return sol;
-}
-
-void
-impact_stats_count(impact_stats* stats, hc_solution sol)
-{
-  if (sol.iterations == 0)
-    return;
-  stats->solves++;
-  stats->iterations += (uint64_t)sol.iterations;
-  stats->histogram[sol.iterations]++;
-  if (!sol.converged)
-    stats->cap_hits++;
 }
 
 void
@@ -273,12 +280,21 @@ impact_init(impact* im, double sample_rate)
 {
   memset(im, 0, sizeof(*im));
   im->sample_rate = sample_rate;
-  im->law = (hunt_crossley){1e9, 1.5, 0.5};
+  im->law = (impact_law){1e9, 1.5, 0.5};
   im->hammer_mass = 0.01;
 }
 
+/* a new flight starts where the hammer is now */
+static void
+land_flight(impact* im)
+{
+  im->flight_x = im->hammer_x;
+  im->flight_v = im->hammer_v;
+  im->flight_samples = 0;
+}
+
 void
-impact_set_law(impact* im, hunt_crossley law)
+impact_set_law(impact* im, impact_law law)
 {
   im->law = law;
 }
@@ -286,14 +302,19 @@ impact_set_law(impact* im, hunt_crossley law)
 void
 impact_set_hammer(impact* im, double mass, double ext_force)
 {
+  ext_force = ext_force > 0.0 ? ext_force : 0.0;
+  if (mass != im->hammer_mass || ext_force != im->ext_force)
+    im->clear_left = 0; /* the flight changes: decide again */
   im->hammer_mass = mass;
-  im->ext_force = ext_force > 0.0 ? ext_force : 0.0;
+  im->ext_force = ext_force;
+  land_flight(im);
 }
 
 void
 impact_object_changed(impact* im)
 {
   im->substeps = 0;
+  im->clear_left = 0; /* its reach changes */
 }
 
 void
@@ -304,6 +325,8 @@ impact_strike(impact* im, const modal_object* o, double velocity)
   im->hammer_x = point_x;
   im->hammer_v = velocity;
   im->hammer_flying = true;
+  land_flight(im);
+  im->clear_left = 0;
   im->force = im->force_prev = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
@@ -316,6 +339,8 @@ impact_reset(impact* im, modal_object* o)
 {
   im->hammer_flying = false;
   im->hammer_x = im->hammer_v = 0.0;
+  land_flight(im);
+  im->clear_left = 0;
   im->force = im->force_prev = 0.0;
   im->x = im->v = 0.0;
   im->touching = false;
@@ -340,12 +365,12 @@ impact_is_finite(const impact* im)
 
 /* Whole samples during which the hammer certainly cannot reach the object:
  * the interaction point stays within `reach` of rest while it vibrates
- * freely, and the hammer follows its parabola. */
-static int
-clear_samples(impact* im, const modal_object* o, int limit)
+ * freely, and the hammer follows its parabola.  Worked out once per
+ * flight (and again after a change), not per block: where the engaged
+ * samples start must not depend on how the host splits its blocks. */
+static long
+clear_samples(impact* im, const modal_object* o)
 {
-  if (!im->hammer_flying)
-    return limit;
   if (im->touching || im->force != 0.0)
     return 0;
   double reach, speed;
@@ -363,19 +388,22 @@ clear_samples(impact* im, const modal_object* o, int limit)
     t = gap / v0;
   } else {
     im->hammer_flying = false; /* receding for good: out of play */
-    return limit;
+    return 0;
   }
   const double n = floor(t * im->sample_rate);
-  return n < (double)limit ? (int)n : limit;
+  return n < (double)LONG_MAX / 2 ? (long)n : LONG_MAX / 2;
 }
 
+/* the parabola from the flight's start, so that any split of a flight
+ * gives the same hammer */
 static void
 fly(impact* im, int frames)
 {
-  const double t = frames / im->sample_rate;
+  im->flight_samples += frames;
+  const double t = (double)im->flight_samples / im->sample_rate;
   const double acc = im->ext_force / im->hammer_mass;
-  im->hammer_x += (im->hammer_v + 0.5 * acc * t) * t;
-  im->hammer_v += acc * t;
+  im->hammer_x = im->flight_x + (im->flight_v + 0.5 * acc * t) * t;
+  im->hammer_v = im->flight_v + acc * t;
 }
 
 /* ---- contact integration ---------------------------------------------- */
@@ -393,7 +421,7 @@ static void
 choose_substeps(impact* im, const modal_object* o)
 {
   const double fs = im->sample_rate;
-  const hunt_crossley* law = &im->law;
+  const impact_law* law = &im->law;
   double reach, speed;
   modal_bounds(o, &reach, &speed);
   if (im->substeps == 0) /* the object changed */
@@ -412,9 +440,7 @@ choose_substeps(impact* im, const modal_object* o)
     tau = im->shape * pow(m_eff / law->stiffness, 1.0 / q) *
           pow(approach, (1.0 - q) / q);
   }
-  double x_rest = im->ext_force > 0.0
-                      ? pow(im->ext_force / law->stiffness, 1.0 / law->alpha)
-                      : 0.0;
+  double x_rest = impact_law_static_compression(law, im->ext_force);
   if (im->x > x_rest)
     x_rest = im->x;
   if (x_rest > 0.0) {
@@ -577,10 +603,10 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double xf = x0 + dx_free;
     const double vf = hammer_v - pv;
 
-    const hc_solution sol = hunt_crossley_solve(
-        &im->law, x0, dx_free, kx, h, 2.0 * im->force - im->force_prev);
+    const impact_solution sol = impact_solve(&im->law, x0, dx_free, kx, h,
+                                             2.0 * im->force - im->force_prev);
     const double f = sol.force;
-    impact_stats_count(&im->stats, sol);
+    newton_stats_count(&im->stats, sol.iterations, sol.converged);
     if (f != 0.0) {
       modal_correct(o, &im->sub, f);
       px += im->sub.sum_bx * f;
@@ -596,7 +622,7 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     x0 = x1;
     v0 = v1;
   }
-  im->stats.contact_steps += (uint64_t)m;
+  im->contact_steps += (uint64_t)m;
   im->engaged_samples++;
   im->x = x0;
   im->v = v0;
@@ -614,17 +640,64 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
 {
   int t = 0;
   while (t < frames) {
-    const int clear = clear_samples(im, o, frames - t);
-    if (clear > 0) {
+    if (im->hammer_flying && im->clear_left == 0)
+      im->clear_left = clear_samples(im, o);
+    if (!im->hammer_flying) {
+      modal_ring(o, frames - t, out_l + t, out_r + t, scale);
+      im->clock += frames - t;
+      break;
+    }
+    if (im->clear_left > 0) {
+      const int clear =
+          im->clear_left < frames - t ? (int)im->clear_left : frames - t;
       modal_ring(o, clear, out_l + t, out_r + t, scale);
-      if (im->hammer_flying)
-        fly(im, clear);
+      fly(im, clear);
+      im->clear_left -= clear;
       im->engaged_samples = 0;
       im->clock += clear;
       t += clear;
     } else {
       engaged_sample(im, o, out_l + t, out_r + t, scale);
+      land_flight(im);
       ++t;
     }
   }
+}
+
+double
+impact_unrest(const impact* im, const modal_object* o)
+{
+  const bool pressed = im->hammer_flying && im->ext_force > 0.0;
+  double reach, speed;
+  modal_bounds_about(o, pressed ? im->ext_force : 0.0, &reach, &speed);
+  if (!pressed)
+    return speed;
+  double px, pv;
+  modal_point(o, &px, &pv);
+  const double energy =
+      impact_law_rest_energy(&im->law, im->ext_force, im->hammer_mass,
+                             im->hammer_x - px, im->hammer_v);
+  /* the most speed energy E can give the point: sqrt(2 E sum(1 / m_l)) */
+  return speed + sqrt(2.0 * energy / modal_point_mass(o));
+}
+
+void
+impact_settle(impact* im, modal_object* o)
+{
+  if (!(im->hammer_flying && im->ext_force > 0.0)) {
+    impact_reset(im, o);
+    return;
+  }
+  const double f = im->ext_force;
+  modal_settle(o, f);
+  double px, pv;
+  modal_point(o, &px, &pv);
+  im->x = impact_law_static_compression(&im->law, f);
+  im->v = 0.0;
+  im->hammer_x = px + im->x;
+  im->hammer_v = 0.0;
+  land_flight(im);
+  im->clear_left = 0;
+  im->force = im->force_prev = f;
+  im->touching = true;
 }

@@ -35,12 +35,10 @@
 #define CONTACT_IMPACT_H
 
 #include "modal.h"
+#include "newton.h"
 
 #include <stdbool.h>
 #include <stdint.h>
-
-/* Newton iteration cap; reaching it is counted in impact_stats. */
-enum { IMPACT_NEWTON_CAP = 16 };
 
 /* Sub-steps per impact the integrator aims for, the most it takes per
  * sample, and the most it takes in a resting (long-lasting) contact. */
@@ -50,16 +48,26 @@ enum {
   IMPACT_RESTING_SUBSTEPS = 4
 };
 
-typedef struct hunt_crossley {
+typedef struct impact_law {
   double stiffness; /* k, N/m^a */
   double alpha;     /* a, exponent of the local contact shape */
   double mu;        /* lambda / k, s/m */
-} hunt_crossley;
+} impact_law;
 
 /* Hunt-Crossley force of [ch8] eq 8.11, clamped at zero: beyond
  * v < -1/mu the law would pull ("sticky" force, [ch8] 8.3.1), which a
  * hammer cannot do. */
-double hunt_crossley_force(const hunt_crossley* law, double x, double v);
+double impact_law_force(const impact_law* law, double x, double v);
+
+/* The compression at which the law bears a static load (k x^a = load). */
+double impact_law_static_compression(const impact_law* law, double load);
+
+/* The energy of a body of mass m pressed on the contact by a static load,
+ * about its rest at the static compression x_s: m v^2 / 2 + U(x), U(x) =
+ * P(x) - P(x_s) - load (x - x_s) >= 0 with P the contact potential
+ * k x^(a+1) / (a+1) (0 out of contact); x the compression, v its speed. */
+double impact_law_rest_energy(const impact_law* law, double load, double mass,
+                              double x, double v);
 
 /* Solve the K-method equation of one step for the step-average contact
  * force F ([ch8] eqs 8.33, 8.41-8.43): F = G(x0, x_free + kx F), where x0
@@ -70,26 +78,14 @@ double hunt_crossley_force(const hunt_crossley* law, double x, double v);
  * force (see impact.c).  G grows with the compression, so g(F) = G - F
  * falls through [0, G(x0, x_free)] and Newton kept inside the shrinking
  * bracket always converges. */
-typedef struct hc_solution {
+typedef struct impact_solution {
   double force;   /* N, average over the step */
   int iterations; /* Newton iterations; 0 when no contact is possible */
-  bool converged; /* false when IMPACT_NEWTON_CAP was reached */
-} hc_solution;
+  bool converged; /* false when NEWTON_CAP was reached */
+} impact_solution;
 
-hc_solution hunt_crossley_solve(const hunt_crossley* law, double x0,
-                                double dx_free, double kx, double h,
-                                double guess);
-
-typedef struct impact_stats {
-  uint64_t solves;     /* Newton solves */
-  uint64_t iterations; /* total Newton iterations */
-  uint64_t cap_hits;   /* solves that hit IMPACT_NEWTON_CAP */
-  uint64_t histogram[IMPACT_NEWTON_CAP + 1]; /* solves by iteration count */
-  uint64_t contact_steps;                    /* sub-steps integrated */
-} impact_stats;
-
-/* Count a solve (one that was needed) in the statistics. */
-void impact_stats_count(impact_stats* stats, hc_solution sol);
+impact_solution impact_solve(const impact_law* law, double x0, double dx_free,
+                             double kx, double h, double guess);
 
 /* What the meters show: the most recent completed contact, measured from
  * the simulated trajectory. */
@@ -104,7 +100,7 @@ typedef struct impact_contact {
 
 typedef struct impact {
   modal_coeffs sub; /* object coefficients for the current sub-step */
-  hunt_crossley law;
+  impact_law law;
   double hammer_mass; /* kg */
   double ext_force;   /* N, on the hammer, toward the object */
   double sample_rate;
@@ -116,6 +112,12 @@ typedef struct impact {
   bool touching;
   long engaged_samples; /* samples the hammer has been within reach */
   double clock;         /* samples since init */
+  /* Free flight: the parabola from where the hammer last left the object
+   * (or was struck), so that splitting a flight into any pieces lands the
+   * hammer on the same sample (output independent of the block size). */
+  double flight_x, flight_v; /* m, m/s at its start */
+  long flight_samples;       /* samples flown since */
+  long clear_left; /* samples still known clear of the object (decided once) */
 
   int substeps;      /* per sample in engaged samples; 0 = coefficients stale */
   double point_mass; /* modal_point_mass() of the object */
@@ -125,13 +127,14 @@ typedef struct impact {
   double onset, onset_velocity, peak, peak_before, peak_at;
 
   impact_contact last;
-  impact_stats stats;
+  newton_stats stats;
+  uint64_t contact_steps; /* sub-steps integrated */
 } impact;
 
 void impact_init(impact* im, double sample_rate);
 
 /* Parameters; changes take effect at the next sample. */
-void impact_set_law(impact* im, hunt_crossley law);
+void impact_set_law(impact* im, impact_law law);
 void impact_set_hammer(impact* im, double mass, double ext_force);
 
 /* Bring the hammer to the interaction point (compression 0) moving toward
@@ -150,5 +153,17 @@ void impact_object_changed(impact* im);
 /* Whether the hammer can still interact or the state is finite. */
 bool impact_is_active(const impact* im);
 bool impact_is_finite(const impact* im);
+
+/* The rest hammer and object come to: the hammer pressed on the object by
+ * the external force at the static compression (ext_force > 0), the object
+ * deflected under it; or, without external force, the hammer out of play
+ * and the object still.  impact_unrest() bounds the pickup speed that the
+ * motion left about that rest can still produce (m/s; 0 at rest): the
+ * object's vibration about its deflection, plus the speed the hammer's
+ * energy about its rest (kinetic, and contact potential less the external
+ * force's work) could give the interaction point, sqrt(2 E / m_point).
+ * impact_settle() puts both exactly at that rest. */
+double impact_unrest(const impact* im, const modal_object* o);
+void impact_settle(impact* im, modal_object* o);
 
 #endif

@@ -303,13 +303,26 @@ modal_pickups(const modal_object* o, double* left, double* right)
   *right = sr;
 }
 
-void
-modal_bounds(const modal_object* o, double* reach, double* speed)
+/* mode l's static deflection under a constant force at the point:
+ * x'' + 2 sigma x' + (wd^2 + sigma^2) x = f / m_l at rest */
+static double
+static_deflection(const modal_object* o, int l, double force)
 {
-  /* For a free damped mode w0^2 x^2 + x'^2 never grows (its derivative is
-   * -2 g x'^2), w0^2 = (2 pi f)^2 + 1/t_e^2 being the natural frequency; so
-   * the amplitude sqrt(x^2 + (x'/w0)^2) bounds |x| and w0 times it bounds
-   * |x'|, and the sums bound the interaction point. */
+  if (force == 0.0 || !(mode_enabled(o, l) && o->gain[l] > 0.0))
+    return 0.0;
+  const double wd = 2.0 * DSP_PI * o->freq[l], sigma = 1.0 / o->decay[l];
+  return force * o->gain[l] / (o->mass * (wd * wd + sigma * sigma));
+}
+
+void
+modal_bounds_about(const modal_object* o, double static_force, double* reach,
+                   double* speed)
+{
+  /* For a free damped mode w0^2 y^2 + y'^2 never grows (its derivative is
+   * -2 g y'^2), w0^2 = (2 pi f)^2 + 1/t_e^2 being the natural frequency,
+   * y = x - x_static the displacement from its rest under the static
+   * force; so the amplitude sqrt(y^2 + (y'/w0)^2) bounds |y| and w0 times
+   * it bounds |y'|, and the sums bound the interaction point. */
   double sx = 0.0;
   double sv = 0.0;
   for (int l = 0; l < o->count; ++l) {
@@ -317,14 +330,20 @@ modal_bounds(const modal_object* o, double* reach, double* speed)
     if (!(wd > 0.0 && o->decay[l] > 0.0))
       continue;
     const double w0 = sqrt(wd * wd + 1.0 / (o->decay[l] * o->decay[l]));
-    const double amp =
-        sqrt(o->x[l] * o->x[l] + (o->v[l] / w0) * (o->v[l] / w0));
+    const double y = o->x[l] - static_deflection(o, l, static_force);
+    const double amp = sqrt(y * y + (o->v[l] / w0) * (o->v[l] / w0));
     sx += amp;
     sv += amp * w0;
   }
   /* margin for rounding */
   *reach = (1.0 + 1e-9) * sx;
   *speed = (1.0 + 1e-9) * sv;
+}
+
+void
+modal_bounds(const modal_object* o, double* reach, double* speed)
+{
+  modal_bounds_about(o, 0.0, reach, speed);
 }
 
 double
@@ -340,13 +359,15 @@ modal_point_mass(const modal_object* o)
 void
 modal_press(modal_object* o, double force)
 {
-  for (int l = 0; l < o->count; ++l) {
-    if (!(mode_enabled(o, l) && o->gain[l] > 0.0))
-      continue;
-    const double wd = 2.0 * DSP_PI * o->freq[l], sigma = 1.0 / o->decay[l];
-    /* x'' + 2 sigma x' + (wd^2 + sigma^2) x = f / m_l at rest */
-    o->x[l] += force * o->gain[l] / (o->mass * (wd * wd + sigma * sigma));
-  }
+  for (int l = 0; l < o->count; ++l)
+    o->x[l] += static_deflection(o, l, force);
+}
+
+void
+modal_settle(modal_object* o, double static_force)
+{
+  modal_reset(o);
+  modal_press(o, static_force);
 }
 
 void

@@ -127,8 +127,13 @@ void modal_point(const modal_object* o, double* point_x, double* point_v);
 void modal_pickups(const modal_object* o, double* left, double* right);
 
 /* Upper bounds, during free vibration, of the interaction point's
- * displacement magnitude (reach) and velocity magnitude (speed). */
+ * displacement magnitude (reach) and velocity magnitude (speed); the
+ * pickups' speeds are bounded by `speed` too (their weights are at most
+ * 1 in magnitude).  _about(): of the vibration about the rest under a
+ * static force at the point (a weight lying on it). */
 void modal_bounds(const modal_object* o, double* reach, double* speed);
+void modal_bounds_about(const modal_object* o, double static_force,
+                        double* reach, double* speed);
 
 /* 1 / sum(1 / m_l): the mass the interaction point shows to a short blow. */
 double modal_point_mass(const modal_object* o);
@@ -136,6 +141,8 @@ double modal_point_mass(const modal_object* o);
 /* Add the static deflection under a constant force at the interaction
  * point (as of a weight laid on it long ago); the vibration is kept. */
 void modal_press(modal_object* o, double force);
+/* At rest under a static force at the point: the static deflection only. */
+void modal_settle(modal_object* o, double static_force);
 void modal_reset(modal_object* o);
 bool modal_is_finite(const modal_object* o);
 

@@ -16,7 +16,7 @@ rolling_init(rolling* r, double sample_rate, uint64_t seed)
   r->sample_rate = sample_rate;
   r->seed = seed;
   surface_init(&r->ground, seed);
-  r->law = (hunt_crossley){1e9, 1.5, 0.3};
+  r->law = (impact_law){1e9, 1.5, 0.3};
   r->ball_mass = 0.005;
   r->weight = 0.005 * 9.81;
 }
@@ -24,8 +24,7 @@ rolling_init(rolling* r, double sample_rate, uint64_t seed)
 static double
 static_compression(const rolling* r)
 {
-  return r->weight > 0.0 ? pow(r->weight / r->law.stiffness, 1.0 / r->law.alpha)
-                         : 0.0;
+  return impact_law_static_compression(&r->law, r->weight);
 }
 
 /* the contact patch under the static load, of diameter 2 sqrt(R x) */
@@ -37,7 +36,7 @@ update_patch(rolling* r)
 }
 
 void
-rolling_set_law(rolling* r, hunt_crossley law)
+rolling_set_law(rolling* r, impact_law law)
 {
   const bool spring =
       law.stiffness != r->law.stiffness || law.alpha != r->law.alpha;
@@ -55,6 +54,8 @@ rolling_set_ball(rolling* r, double mass, double radius, double weight)
     r->spring_changed = true;
   r->ball_mass = mass;
   r->weight = weight > 0.0 ? weight : 0.0;
+  if (radius != r->ground.radius)
+    r->carried = false; /* the ball's turn */
   surface_set(&r->ground, r->ground.beta, r->ground.depth, radius);
   update_patch(r);
 }
@@ -105,6 +106,7 @@ rolling_place(rolling* r, modal_object* o)
   r->ball_x = static_compression(r) + px - r->offset;
   r->ball_v = pv;
   r->force = r->force_prev = r->force_prev2 = r->weight;
+  r->carried = false;
 }
 
 void
@@ -120,7 +122,32 @@ rolling_reset(rolling* r, modal_object* o)
   r->speed = r->target = r->accel = 0.0;
   r->force = r->force_prev = r->force_prev2 = r->offset = 0.0;
   r->ball_x = r->ball_v = 0.0;
+  r->carried = false;
+  r->mean_force = r->contact_fraction = 0.0;
   modal_reset(o);
+}
+
+double
+rolling_unrest(const rolling* r, const modal_object* o)
+{
+  double reach, speed;
+  modal_bounds_about(o, r->weight, &reach, &speed);
+  if (!(r->weight > 0.0))
+    return speed;
+  double px, pv;
+  modal_point(o, &px, &pv);
+  const double energy = impact_law_rest_energy(
+      &r->law, r->weight, r->ball_mass, r->ball_x - px + r->offset, r->ball_v);
+  return speed + sqrt(2.0 * energy / modal_point_mass(o));
+}
+
+void
+rolling_settle(rolling* r, modal_object* o)
+{
+  modal_reset(o);
+  rolling_place(r, o);
+  r->mean_force = r->weight; /* what the meters see of a ball at rest */
+  r->contact_fraction = r->weight > 0.0 ? 1.0 : 0.0;
 }
 
 bool
@@ -135,6 +162,7 @@ void
 rolling_object_changed(rolling* r)
 {
   r->substeps = 0;
+  r->carried = false;
 }
 
 /* Sub-steps per sample: the contact spring, linearised at the static
@@ -155,8 +183,10 @@ choose_substeps(rolling* r, const modal_object* o)
     while (m < ROLLING_MAX_SUBSTEPS && m * r->sample_rate < 16.0 * freq)
       m *= 2;
   }
-  if (m != r->substeps)
+  if (m != r->substeps) {
     modal_coeffs_compute(o, 1.0 / (r->sample_rate * m), &r->sub);
+    r->carried = false;
+  }
   r->substeps = m;
   r->spring_changed = false;
 }
@@ -180,16 +210,24 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   /* the modes take each step's force in the pass that moves them freely
    * over the next (modal_advance_point), their point's next free motion
    * known before it */
-  double px, pv;
-  modal_point(o, &px, &pv);
-  double next_x, next_v, next_r, pending = 0.0;
-  modal_next(o, &r->sub, &next_x, &next_v, &next_r);
-  double x0 = r->ball_x - px + r->offset;
+  const double radius = r->ground.radius;
+  if (!r->carried) {
+    double pv;
+    modal_point(o, &r->point_x, &pv);
+    modal_next(o, &r->sub, &r->next_x, &r->next_v, &r->next_r);
+    r->pending = 0.0;
+    r->x0 = r->ball_x - r->point_x + r->offset;
+    r->turn_c = cos(r->distance / radius);
+    r->turn_s = sin(r->distance / radius);
+    r->carried = true;
+  }
+  double px = r->point_x, next_x = r->next_x, next_v = r->next_v,
+         next_r = r->next_r, pending = r->pending, x0 = r->x0;
+  double applied = pending; /* of `pending`, already in the modes */
   double force_sum = 0.0;
   long touching = 0;
   /* the ball's turn, as a phasor rotated step by step */
-  const double radius = r->ground.radius;
-  double turn_c = cos(r->distance / radius), turn_s = sin(r->distance / radius);
+  double turn_c = r->turn_c, turn_s = r->turn_s;
   const double e = ROLLING_MAX_ECCENTRICITY * r->asymmetry * radius;
   for (int t = 0; t < frames; ++t) {
     double left = 0.0, right = 0.0;
@@ -214,14 +252,16 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
       const double px_free = next_x + r->sub.sum_next_bx * pending;
       const double pv_free = next_v + r->sub.sum_next_bv * pending;
       const double pr_free = next_r + r->sub.sum_right_next_bv * pending;
-      modal_advance_point(o, &r->sub, pending, &next_x, &next_v, &next_r);
+      modal_advance_point(o, &r->sub, pending - applied, &next_x, &next_v,
+                          &next_r);
+      applied = 0.0;
       const double dx_free = ball_dx - (px_free - px) + (offset - r->offset);
 
-      const hc_solution sol = hunt_crossley_solve(
-          &r->law, x0, dx_free, kx, h,
-          3.0 * (r->force - r->force_prev) + r->force_prev2);
+      const impact_solution sol =
+          impact_solve(&r->law, x0, dx_free, kx, h,
+                       3.0 * (r->force - r->force_prev) + r->force_prev2);
       const double f = sol.force;
-      impact_stats_count(&r->stats, sol);
+      newton_stats_count(&r->stats, sol.iterations, sol.converged);
       touching += f != 0.0;
       pending = f;
       px = px_free + r->sub.sum_bx * f;
@@ -239,8 +279,16 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
     out_l[t] += (float)(scale * left);
     out_r[t] += (float)(scale * right);
   }
-  modal_correct(o, &r->sub, pending);
-  r->stats.contact_steps += (uint64_t)frames * (uint64_t)m;
+  modal_correct(o, &r->sub, pending - applied);
+  r->point_x = px;
+  r->next_x = next_x;
+  r->next_v = next_v;
+  r->next_r = next_r;
+  r->pending = pending;
+  r->x0 = x0;
+  r->turn_c = turn_c;
+  r->turn_s = turn_s;
+  r->contact_steps += (uint64_t)frames * (uint64_t)m;
   if (frames > 0) {
     r->mean_force = force_sum / ((double)frames * m);
     r->contact_fraction = (double)touching / ((double)frames * m);

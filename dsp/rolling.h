@@ -20,7 +20,7 @@
  *
  * Each step is the impact interactor's: the step-average contact force
  * (the discrete gradient of the contact potential plus the mean damping
- * force, hunt_crossley_solve) by the K method, ball and modes moving
+ * force, impact_solve) by the K method, ball and modes moving
  * exactly under it; so at rest (V = 0) the ball keeps its static
  * compression (W / k)^(1/alpha) exactly, and the discrete system is
  * passive.  Sub-steps are chosen so that the contact spring under the
@@ -47,7 +47,7 @@ enum { ROLLING_MAX_SUBSTEPS = 16 };
 typedef struct rolling {
   modal_coeffs sub; /* object coefficients for the sub-step */
   surface ground;
-  hunt_crossley law;
+  impact_law law;
   double sample_rate;
   uint64_t seed;    /* of the surface */
   double ball_mass; /* kg */
@@ -62,17 +62,27 @@ typedef struct rolling {
   int substeps;                          /* per sample; 0: coefficients stale */
   bool spring_changed;                   /* law or load: the count may change */
 
+  /* Carried from one rolling_process() to the next, so that any split of
+   * the samples into calls computes the same numbers: the interaction
+   * point's displacement, its next step's free motion without the last
+   * step's force `pending` (which the modes took at the end of the call),
+   * the compression and the ball's turn.  Worked out afresh (carried
+   * false) after anything moved the object or changed the sub-step. */
+  bool carried;
+  double point_x, next_x, next_v, next_r, pending, x0, turn_c, turn_s;
+
   /* the last block, for the meters */
   double mean_force;       /* N */
   double contact_fraction; /* of its steps */
-  impact_stats stats;
+  newton_stats stats;
+  uint64_t contact_steps; /* sub-steps integrated */
 } rolling;
 
 void rolling_init(rolling* r, double sample_rate, uint64_t seed);
 
 /* Contact law, ball (kg, m, and the weight pressing it, N), surface
  * (roughness beta, RMS depth m) and asymmetry 0..1. */
-void rolling_set_law(rolling* r, hunt_crossley law);
+void rolling_set_law(rolling* r, impact_law law);
 void rolling_set_ball(rolling* r, double mass, double radius, double weight);
 void rolling_set_surface(rolling* r, double beta, double depth);
 void rolling_set_asymmetry(rolling* r, double asymmetry);
@@ -93,6 +103,14 @@ void rolling_object_changed(rolling* r);
 /* Everything back to the start: the surface from its beginning, the
  * object at rest, the ball off it (rolling_place() puts it down). */
 void rolling_reset(rolling* r, modal_object* o);
+
+/* The rest ball and object come to when the ball has stopped: the ball at
+ * its static compression under its weight, the object deflected under it.
+ * rolling_unrest() bounds the pickup speed the motion left about it can
+ * still produce (as impact_unrest()); rolling_settle() puts both exactly
+ * there, the ball where it is on the surface. */
+double rolling_unrest(const rolling* r, const modal_object* o);
+void rolling_settle(rolling* r, modal_object* o);
 bool rolling_is_finite(const rolling* r);
 
 #endif

@@ -25,22 +25,39 @@
 static const plugin_info* const plugins[] = {&impact_info, &friction_info,
                                              &rolling_info};
 
+/* The project: lv2lint wants a homepage and a maintainer with mailbox and
+ * homepage.  LV2 versions: an odd minor or micro version, or minor 0, is a
+ * development version. */
+#define PROJECT_HOMEPAGE "https://github.com/contact-lv2/contact"
+#define PROJECT_MBOX     "mailto:maintainers@contact-lv2.org"
+#define MINOR_VERSION    2
+#define MICRO_VERSION    0
+
+/* The groups of the I/O ports (see write_io_groups). */
+#define MIDI_GROUP  "midi_input"
+#define AUDIO_GROUP "audio_output"
+
 static const struct {
   const char* id;
   const char* label;
   const char* symbol;
+  const char* render; /* NULL: "%f symbol" */
 } custom_units[] = {
-    {"gram", "gram", "g"},
-    {"kilogram", "kilogram", "kg"},
-    {"newton", "newton", "N"},
-    {"metrePerSecond", "metre per second", "m/s"},
-    {"millimetrePerSecond", "millimetre per second", "mm/s"},
-    {"metrePerSecondSquared", "metre per second squared", "m/s^2"},
-    {"micrometre", "micrometre", "um"},
-    {"newtonPerMetre", "newton per metre", "N/m"},
-    {"newtonSecondPerMetre", "newton second per metre", "N s/m"},
-    {"secondPerMetre", "second per metre", "s/m"},
-    {"newtonPerMetrePowAlpha", "newton per metre to the power alpha", "N/m^a"},
+    {"gram", "gram", "g", NULL},
+    {"kilogram", "kilogram", "kg", NULL},
+    {"newton", "newton", "N", NULL},
+    {"metrePerSecond", "metre per second", "m/s", NULL},
+    {"millimetrePerSecond", "millimetre per second", "mm/s", NULL},
+    {"metrePerSecondSquared", "metre per second squared", "m/s^2", NULL},
+    {"micrometre", "micrometre", "um", NULL},
+    {"newtonPerMetre", "newton per metre", "N/m", NULL},
+    {"newtonSecondPerMetre", "newton second per metre", "N s/m", NULL},
+    {"secondPerMetre", "second per metre", "s/m", NULL},
+    {"newtonPerMetrePowAlpha", "newton per metre to the power alpha", "N/m^a",
+     NULL},
+    /* the power of a law (contact exponent, velocity curve, 1/f^beta):
+     * dimensionless like units:coef, but not a scale to show in percent */
+    {"exponent", "exponent", "", "^%f"},
 };
 
 static const struct {
@@ -77,6 +94,13 @@ number(FILE* f, float value)
   fputs(buf, f);
 }
 
+/* a Turtle integer literal (xsd:integer), for whole-number ports */
+static void
+integer(FILE* f, float value)
+{
+  fprintf(f, "%ld", lrintf(value));
+}
+
 static void
 string(FILE* f, const char* s)
 {
@@ -89,6 +113,47 @@ string(FILE* f, const char* s)
   fputc('"', f);
 }
 
+/* the number of audio outputs among the first `n` ports */
+static int
+audio_outputs(const plugin_info* p, int n)
+{
+  int count = 0;
+  for (int i = 0; i < n; ++i)
+    count += plugin_port(p, i)->kind == PORT_AUDIO_OUT;
+  return count;
+}
+
+/* The MIDI input and the audio outputs in an input and an output group
+ * (port groups: pg:group on every port helps hosts draw generic UIs), the
+ * outputs a stereo pair, pg:left and pg:right: the instrument's main input
+ * and output, the output the result of the input (pg:source). */
+static void
+write_io_groups(FILE* f, const plugin_info* p)
+{
+  fprintf(f,
+          "<%s#" MIDI_GROUP ">\n\ta pg:InputGroup ;\n"
+          "\tlv2:symbol \"" MIDI_GROUP "\" ;\n"
+          "\trdfs:label \"MIDI input\" .\n\n",
+          p->uri);
+  fprintf(f,
+          "<%s#" AUDIO_GROUP ">\n\ta pg:OutputGroup%s ;\n"
+          "\tlv2:symbol \"" AUDIO_GROUP "\" ;\n"
+          "\trdfs:label \"Audio output\" ;\n"
+          "\tpg:source <%s#" MIDI_GROUP "> .\n\n",
+          p->uri, audio_outputs(p, p->n_ports) == 2 ? ", pg:StereoGroup" : "",
+          p->uri);
+}
+
+/* doap:shortdesc: the plugin's comment up to its first ';' or '.' */
+static void
+write_shortdesc(FILE* f, const plugin_info* p)
+{
+  char buf[128];
+  snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(p->comment, ";."),
+           p->comment);
+  string(f, buf);
+}
+
 static void
 write_port(FILE* f, const plugin_info* p, int index)
 {
@@ -96,25 +161,38 @@ write_port(FILE* f, const plugin_info* p, int index)
   fputs("\t[\n", f);
   switch (port->kind) {
   case PORT_MIDI_IN:
-    fputs("\t\ta lv2:InputPort, atom:AtomPort ;\n"
-          "\t\tatom:bufferType atom:Sequence ;\n"
-          "\t\tatom:supports midi:MidiEvent ;\n"
-          "\t\tlv2:designation lv2:control ;\n",
-          f);
+    fprintf(f,
+            "\t\ta lv2:InputPort, atom:AtomPort ;\n"
+            "\t\tatom:bufferType atom:Sequence ;\n"
+            "\t\tatom:supports midi:MidiEvent ;\n"
+            "\t\tlv2:designation lv2:control ;\n"
+            "\t\tpg:group <%s#" MIDI_GROUP "> ;\n",
+            p->uri);
     break;
   case PORT_AUDIO_OUT:
-    fputs("\t\ta lv2:OutputPort, lv2:AudioPort ;\n", f);
+    fprintf(f,
+            "\t\ta lv2:OutputPort, lv2:AudioPort ;\n"
+            "\t\tpg:group <%s#" AUDIO_GROUP "> ;\n",
+            p->uri);
+    if (audio_outputs(p, p->n_ports) == 2)
+      fprintf(f, "\t\tlv2:designation pg:%s ;\n",
+              audio_outputs(p, index) ? "right" : "left");
     break;
   case PORT_CONTROL_IN:
-  case PORT_METER:
+  case PORT_METER: {
+    /* whole numbers as xsd:integer; toggles too: lilv 0.24 reads an
+     * xsd:boolean default as NaN (see README.md, Metadata and lint) */
+    void (*value)(FILE*, float) =
+        port->flags & (PORT_INTEGER | PORT_ENUM | PORT_TOGGLE) ? integer
+                                                               : number;
     fprintf(f, "\t\ta lv2:%s, lv2:ControlPort ;\n",
             port->kind == PORT_METER ? "OutputPort" : "InputPort");
     fputs("\t\tlv2:default ", f);
-    number(f, port->def);
+    value(f, port->def);
     fputs(" ;\n\t\tlv2:minimum ", f);
-    number(f, port->min);
+    value(f, port->min);
     fputs(" ;\n\t\tlv2:maximum ", f);
-    number(f, port->max);
+    value(f, port->max);
     fputs(" ;\n", f);
     if (port->flags & PORT_INTEGER)
       fputs("\t\tlv2:portProperty lv2:integer ;\n", f);
@@ -125,7 +203,7 @@ write_port(FILE* f, const plugin_info* p, int index)
       for (int k = 0; k <= (int)(port->max - port->min); ++k) {
         fprintf(f, "\t\tlv2:scalePoint [\n\t\t\trdfs:label ");
         string(f, port->labels[k]);
-        fprintf(f, " ;\n\t\t\trdf:value %d.0\n\t\t] ;\n", (int)port->min + k);
+        fprintf(f, " ;\n\t\t\trdf:value %d\n\t\t] ;\n", (int)port->min + k);
       }
     }
     if (port->flags & PORT_LOG)
@@ -134,7 +212,9 @@ write_port(FILE* f, const plugin_info* p, int index)
       fprintf(f, "\t\tunits:unit %s ;\n", port->unit);
     break;
   }
-  if (port->group)
+  }
+  /* the I/O ports are in the I/O groups (write_io_groups) */
+  if (port->group && port->kind != PORT_MIDI_IN && port->kind != PORT_AUDIO_OUT)
     fprintf(f, "\t\tpg:group <%s#%s> ;\n", p->uri, port->group);
   fprintf(f, "\t\tlv2:index %d ;\n\t\tlv2:symbol \"%s\" ;\n\t\tlv2:name ",
           index, port->symbol);
@@ -168,17 +248,28 @@ write_plugin(FILE* f, const plugin_info* p)
         f);
 
   fputs("<urn:contact:project>\n\ta doap:Project ;\n\tdoap:name \"contact\" ;\n"
+        "\tdoap:shortdesc \"Physically modelled impact, friction and rolling "
+        "instruments\" ;\n"
+        "\tdoap:homepage <" PROJECT_HOMEPAGE "> ;\n"
         "\tdoap:license <http://opensource.org/licenses/isc> ;\n"
-        "\tdoap:maintainer [\n\t\ta foaf:Person ;\n"
-        "\t\tfoaf:name \"contact developers\" ;\n\t] .\n\n",
+        "\tdoap:maintainer <urn:contact:project#maintainers> .\n\n"
+        "<urn:contact:project#maintainers>\n\ta foaf:Person ;\n"
+        "\tfoaf:name \"contact developers\" ;\n"
+        "\tfoaf:mbox <" PROJECT_MBOX "> ;\n"
+        "\tfoaf:homepage <" PROJECT_HOMEPAGE "> .\n\n",
         f);
 
-  for (size_t i = 0; i < sizeof(custom_units) / sizeof(custom_units[0]); ++i)
+  for (size_t i = 0; i < sizeof(custom_units) / sizeof(custom_units[0]); ++i) {
     fprintf(f,
             "cu:%s\n\ta units:Unit ;\n\trdfs:label \"%s\" ;\n"
-            "\tunits:symbol \"%s\" ;\n\tunits:render \"%%f %s\" .\n\n",
-            custom_units[i].id, custom_units[i].label, custom_units[i].symbol,
-            custom_units[i].symbol);
+            "\tunits:symbol \"%s\" ;\n\tunits:render ",
+            custom_units[i].id, custom_units[i].label, custom_units[i].symbol);
+    if (custom_units[i].render)
+      string(f, custom_units[i].render);
+    else
+      fprintf(f, "\"%%f %s\"", custom_units[i].symbol);
+    fputs(" .\n\n", f);
+  }
 
   for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); ++i)
     if (uses_group(p, groups[i].symbol))
@@ -197,14 +288,21 @@ write_plugin(FILE* f, const plugin_info* p)
               p->uri, port->group, port->group, port->group + 4);
   }
 
+  write_io_groups(f, p);
+
   fprintf(f, "<%s>\n\ta lv2:Plugin, lv2:InstrumentPlugin ;\n\tdoap:name ",
           p->uri);
   string(f, p->name);
-  fputs(" ;\n\tdoap:license <http://opensource.org/licenses/isc> ;\n"
-        "\tlv2:project <urn:contact:project> ;\n"
-        "\tlv2:minorVersion 1 ;\n\tlv2:microVersion 0 ;\n"
-        "\trdfs:comment ",
-        f);
+  fputs(" ;\n\tdoap:shortdesc ", f);
+  write_shortdesc(f, p);
+  fprintf(f,
+          " ;\n\tdoap:license <http://opensource.org/licenses/isc> ;\n"
+          "\tlv2:project <urn:contact:project> ;\n"
+          "\tlv2:minorVersion %d ;\n\tlv2:microVersion %d ;\n"
+          "\tpg:mainInput <%s#" MIDI_GROUP "> ;\n"
+          "\tpg:mainOutput <%s#" AUDIO_GROUP "> ;\n"
+          "\trdfs:comment ",
+          MINOR_VERSION, MICRO_VERSION, p->uri, p->uri);
   string(f, p->comment);
   fputs(" ;\n"
         "\tlv2:requiredFeature urid:map ;\n"

@@ -6,7 +6,25 @@
 bool
 input_report_any(const input_report* r)
 {
-  return r->non_finite || r->clamped || r->bad_midi || r->voice_resets;
+  uint32_t values = 0;
+  for (int k = 0; k < INPUT_PROBLEMS; ++k)
+    values += r->count[k];
+  return values || r->bad_midi || r->voice_resets;
+}
+
+bool
+input_report_has(const input_report* r, input_problem problem, int port)
+{
+  return port >= 0 && port < INPUT_REPORT_PORTS &&
+         (r->ports[problem][port / 64] >> (port % 64) & 1u);
+}
+
+static void
+input_report_add(input_report* r, input_problem problem, int port)
+{
+  r->count[problem]++;
+  if (port < INPUT_REPORT_PORTS)
+    r->ports[problem][port / 64] |= (uint64_t)1 << (port % 64);
 }
 
 static float
@@ -41,13 +59,13 @@ controls_read(const plugin_info* p, float* const* ports, float* values,
       continue;
     const float raw = *ports[i];
     if (!isfinite(raw)) {
-      report->non_finite++;
-      report->last_port = i;
+      input_report_add(report, isnan(raw) ? INPUT_NAN : INPUT_INFINITE, i);
       continue;
     }
     if (raw < info->min || raw > info->max) {
-      report->clamped++;
-      report->last_port = i;
+      input_report_add(report, INPUT_OUT_OF_RANGE, i);
+      if (i < INPUT_REPORT_PORTS)
+        report->out_of_range[i] = raw;
     }
     const float value = conform(info, raw);
     if (value != values[i]) {

@@ -12,14 +12,29 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Bad input seen in run(), reported later from a non-real-time thread. */
+/* Ports a report can name (every instrument has fewer). */
+enum { INPUT_REPORT_PORTS = 128 };
+
+/* What was wrong with a control value. */
+typedef enum input_problem {
+  INPUT_NAN,          /* ignored, the last good value kept */
+  INPUT_INFINITE,     /* ignored, the last good value kept */
+  INPUT_OUT_OF_RANGE, /* clamped to the declared range */
+  INPUT_PROBLEMS
+} input_problem;
+
+/* Bad input seen in run(), reported later from a non-real-time thread:
+ * each problem with the ports it was seen on, so that every report names
+ * the right port. */
 typedef struct input_report {
-  uint32_t non_finite;   /* control values ignored */
-  uint32_t clamped;      /* control values outside their declared range */
-  uint32_t bad_midi;     /* MIDI events skipped */
+  uint32_t count[INPUT_PROBLEMS]; /* control values with each problem */
+  uint64_t ports[INPUT_PROBLEMS][INPUT_REPORT_PORTS / 64]; /* bit sets */
+  float out_of_range[INPUT_REPORT_PORTS]; /* the last such value, by port */
+  uint32_t bad_midi;                      /* MIDI events skipped */
   uint32_t voice_resets; /* voices reset after their state went non-finite */
-  int32_t last_port;     /* port of the last rejected or clamped value */
 } input_report;
+
+bool input_report_has(const input_report* r, input_problem problem, int port);
 
 bool input_report_any(const input_report* r);
 

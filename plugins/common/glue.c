@@ -70,18 +70,25 @@ plugin_host_work(plugin_host* h, const plugin_info* p, uint32_t size,
     return LV2_WORKER_ERR_UNKNOWN;
   input_report r;
   memcpy(&r, data, sizeof(r));
-  const port_info* last = plugin_port(p, r.last_port);
-  const char* port = last ? last->symbol : "?";
-  if (r.non_finite)
-    lv2_log_warning(&h->logger,
-                    "%s: ignored %u non-finite control value(s) (last on "
-                    "port '%s'); kept the last good values\n",
-                    p->name, (unsigned)r.non_finite, port);
-  if (r.clamped)
-    lv2_log_warning(&h->logger,
-                    "%s: clamped %u control value(s) to their declared "
-                    "range (last on port '%s')\n",
-                    p->name, (unsigned)r.clamped, port);
+  for (int i = 0; i < p->n_ports && i < INPUT_REPORT_PORTS; ++i) {
+    const port_info* port = plugin_port(p, i);
+    if (input_report_has(&r, INPUT_NAN, i))
+      lv2_log_warning(&h->logger,
+                      "%s: port '%s': NaN ignored, the last good value "
+                      "kept\n",
+                      p->name, port->symbol);
+    if (input_report_has(&r, INPUT_INFINITE, i))
+      lv2_log_warning(&h->logger,
+                      "%s: port '%s': infinite value ignored, the last good "
+                      "value kept\n",
+                      p->name, port->symbol);
+    if (input_report_has(&r, INPUT_OUT_OF_RANGE, i))
+      lv2_log_warning(&h->logger,
+                      "%s: port '%s': %g is outside its range %g..%g, "
+                      "clamped\n",
+                      p->name, port->symbol, (double)r.out_of_range[i],
+                      (double)port->min, (double)port->max);
+  }
   if (r.bad_midi)
     lv2_log_warning(&h->logger, "%s: skipped %u malformed MIDI event(s)\n",
                     p->name, (unsigned)r.bad_midi);

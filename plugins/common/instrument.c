@@ -12,18 +12,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A voice below this output level, no longer driving its object, is
- * freed; a stolen voice fades out over steal_fade_s; gain changes glide
- * with gain_smoothing_s. */
-static const double silence = 1e-6; /* -120 dBFS */
+/* A voice no longer driven by the player whose motion cannot make the
+ * output louder than `silence` (-120 dBFS, far below any playback's noise
+ * floor) is retired: freed, or parked at rest under the load that lies on
+ * it.  A stolen voice fades out over steal_fade_s; gain changes glide with
+ * gain_smoothing_s.  output_clamp (+24 dBFS, beyond the limiter's ceiling)
+ * is only reached by a blow-up: the last line of defence. */
+static const double silence = 1e-6;
 static const double steal_fade_s = 0.005;
 static const double gain_smoothing_s = 0.005;
+static const float output_clamp = 16.0f;
 
 /* ---- voices ----------------------------------------------------------- */
+
+/* something changed on voice v: a parked voice is computed again */
+static void
+wake(instrument* in, int v)
+{
+  in->slots[v].resting = false;
+}
 
 static void
 tune_voice(instrument* in, int v)
 {
+  wake(in, v);
   object_tune(&in->object, in->cls->voice_object(in, v), in->slots[v].note,
               in->bend, in->slots[v].damped);
   in->cls->object_changed(in, v);
@@ -34,6 +46,7 @@ free_voice(instrument* in, int v)
 {
   in->cls->reset(in, v);
   in->slots[v].sounding = false;
+  in->slots[v].resting = false;
   in->slots[v].fade = 1.0f;
 }
 
@@ -58,6 +71,7 @@ release(instrument* in, int v)
     return;
   }
   s->sustained = false;
+  wake(in, v);
   in->cls->note_off(in, v);
   if (in->object.damper)
     set_damped(in, v, true);
@@ -98,6 +112,9 @@ note_on(instrument* in, int note, int velocity)
   s->velocity = velocity / 127.0f;
   if (fresh)
     s->pressure = 0.0f;
+  wake(in, v);
+  if (in->last_started != v)
+    in->meter = (meter_sums){{0}, 0};
   in->last_started = v;
   in->cls->note_on(in, v, velocity, fresh);
 }
@@ -122,8 +139,10 @@ set_pressure(instrument* in, int v, double pressure)
 {
   for (int k = v < 0 ? 0 : v; k < (v < 0 ? INSTRUMENT_VOICES : v + 1); ++k) {
     in->slots[k].pressure = (float)pressure;
-    if (in->cls->expression)
+    if (in->cls->expression) {
+      wake(in, k);
       in->cls->expression(in, k);
+    }
   }
 }
 
@@ -132,8 +151,10 @@ set_mod_wheel(instrument* in, double value)
 {
   in->mod_wheel = value;
   if (in->cls->expression)
-    for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+    for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
+      wake(in, v);
       in->cls->expression(in, v);
+    }
 }
 
 static void
@@ -147,9 +168,10 @@ control_change(instrument* in, int number, int value)
         if (in->slots[v].sounding && in->slots[v].sustained)
           release(in, v);
     break;
-  case 120: /* all sound off */
+  case 120: /* all sound off, the limiter's memory of it too */
     for (int v = 0; v < INSTRUMENT_VOICES; ++v)
       free_voice(in, v);
+    limiter_reset(&in->limiter);
     break;
   case 121: /* reset all controllers */
     in->bend = 0.0;
@@ -235,12 +257,38 @@ render_voice(instrument* in, int v, float* out_l, float* out_r, int frames)
   }
   s->fade = fade;
 
-  double reach, speed;
-  modal_bounds(in->cls->voice_object(in, v), &reach, &speed);
-  s->level = (float)speed;
-  if (fade <= 0.0f ||
-      (!in->cls->busy(in, v) && speed * in->object.gain < silence))
-    free_voice(in, v);
+  if (v == in->last_started) {
+    double values[INSTRUMENT_MAX_METERS];
+    in->cls->read_meters(in, v, values);
+    for (int i = 0; i < in->cls->n_meters; ++i)
+      if (in->cls->meters[i].block_mean)
+        in->meter.value[i] += values[i] * frames;
+    in->meter.frames += frames;
+  }
+}
+
+/* At every INSTRUMENT_CHUNK of the clock (so at the same frames whatever
+ * the host's blocks): the voices' levels for stealing, and the retirement
+ * of those that have gone quiet for good. */
+static void
+look_after_voices(instrument* in)
+{
+  for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
+    voice_slot* s = &in->slots[v];
+    if (!s->sounding || s->resting)
+      continue;
+    bool driven = false;
+    const double unrest = in->cls->unrest(in, v, &driven);
+    s->level = (float)unrest;
+    if (s->fade <= 0.0f) {
+      free_voice(in, v);
+    } else if (!driven && unrest * in->object.gain < silence) {
+      if (in->cls->settle(in, v))
+        s->resting = true;
+      else
+        free_voice(in, v);
+    }
+  }
 }
 
 static void
@@ -249,8 +297,9 @@ render(instrument* in, uint32_t from, uint32_t to)
   float* out_l = in->ports[in->cls->out_l];
   float* out_r = in->ports[in->cls->out_r];
   while (from < to) {
-    const int frames =
-        (int)(to - from < INSTRUMENT_CHUNK ? to - from : INSTRUMENT_CHUNK);
+    const uint32_t to_grid =
+        INSTRUMENT_CHUNK - (uint32_t)(in->clock % INSTRUMENT_CHUNK);
+    const int frames = (int)(to - from < to_grid ? to - from : to_grid);
     if (in->retune) {
       for (int v = 0; v < INSTRUMENT_VOICES; ++v)
         if (in->slots[v].sounding)
@@ -258,7 +307,7 @@ render(instrument* in, uint32_t from, uint32_t to)
       in->retune = false;
     }
     for (int v = 0; v < INSTRUMENT_VOICES; ++v)
-      if (in->slots[v].sounding)
+      if (in->slots[v].sounding && !in->slots[v].resting)
         render_voice(in, v, out_l + from, out_r + from, frames);
 
     /* output gain, smoothed so that automation does not click */
@@ -271,6 +320,9 @@ render(instrument* in, uint32_t from, uint32_t to)
     }
     in->gain_now = g;
     from += (uint32_t)frames;
+    in->clock += (uint64_t)frames;
+    if (in->clock % INSTRUMENT_CHUNK == 0)
+      look_after_voices(in);
   }
 }
 
@@ -280,8 +332,45 @@ sanitize(float* out, uint32_t frames)
 {
   for (uint32_t t = 0; t < frames; ++t) {
     const float x = out[t];
-    out[t] = !isfinite(x) ? 0.0f : x > 16.0f ? 16.0f : x < -16.0f ? -16.0f : x;
+    out[t] = !isfinite(x)        ? 0.0f
+             : x > output_clamp  ? output_clamp
+             : x < -output_clamp ? -output_clamp
+                                 : x;
   }
+}
+
+static void
+write_port(instrument* in, int port, double value)
+{
+  if (port >= 0 && in->ports[port])
+    *in->ports[port] = (float)value;
+}
+
+static void
+write_meters(instrument* in)
+{
+  const instrument_class* cls = in->cls;
+  uint64_t cap_hits = 0;
+  int computed = 0;
+  for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
+    cap_hits += cls->cap_hits(in, v);
+    computed += in->slots[v].sounding && !in->slots[v].resting;
+  }
+  write_port(in, cls->cap_hits_meter, (double)cap_hits);
+  write_port(in, cls->voices_meter, computed);
+
+  double now[INSTRUMENT_MAX_METERS] = {0};
+  if (in->last_started >= 0)
+    cls->read_meters(in, in->last_started, now);
+  for (int i = 0; i < cls->n_meters; ++i) {
+    const instrument_meter* m = &cls->meters[i];
+    /* a voice not rendered this block (parked, or freed) shows its state */
+    const double value = m->block_mean && in->meter.frames > 0
+                             ? in->meter.value[i] / in->meter.frames
+                             : now[i];
+    write_port(in, m->port, value);
+  }
+  in->meter = (meter_sums){{0}, 0};
 }
 
 static void
@@ -330,9 +419,10 @@ instrument_run(LV2_Handle h, uint32_t n_samples)
   }
   render(in, t, n_samples);
 
+  limiter_process(&in->limiter, out_l, out_r, n_samples);
   sanitize(out_l, n_samples);
   sanitize(out_r, n_samples);
-  in->cls->meters(in);
+  write_meters(in);
   plugin_host_report(&in->host, &in->report, n_samples);
   dsp_restore_fp_mode(fp_mode);
 }
@@ -359,6 +449,9 @@ instrument_instantiate(const LV2_Descriptor* descriptor, double rate,
     instrument_cleanup(in);
     return NULL;
   }
+  /* every byte of the voices defined, whatever voice_init() sets */
+  memset(in->voices, 0, cls->voice_size * INSTRUMENT_VOICES);
+  limiter_init(&in->limiter, rate);
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
     cls->voice_init(in, v);
     in->slots[v] = (voice_slot){.note = -1, .fade = 1.0f};
@@ -386,6 +479,9 @@ instrument_activate(LV2_Handle h)
   for (int v = 0; v < INSTRUMENT_VOICES; ++v)
     free_voice(in, v);
   in->last_started = -1;
+  in->meter = (meter_sums){{0}, 0};
+  in->clock = 0;
+  limiter_reset(&in->limiter);
   in->bend = 0.0;
   in->sustain = false;
   in->keys_down = 0;

@@ -19,6 +19,7 @@
 
 #include "controls.h"
 #include "glue.h"
+#include "limiter.h"
 #include "modal.h"
 #include "object.h"
 #include "port_info.h"
@@ -39,13 +40,26 @@ enum {
 
 typedef struct instrument instrument;
 
+/* A meter showing the voice last started: the block's mean of the values
+ * the voice reports after each stretch it renders (block_mean), or its
+ * latest value. */
+typedef struct instrument_meter {
+  int port;
+  bool block_mean;
+} instrument_meter;
+
+enum { INSTRUMENT_MAX_METERS = 4 };
+
 typedef struct instrument_class {
   LV2_Descriptor descriptor; /* first: instantiate() finds the class by it */
   const plugin_info* info;
   int object_port; /* index of the object's first port */
   int out_l, out_r, midi_in;
+  int cap_hits_meter, voices_meter; /* ports */
+  const instrument_meter* meters;   /* n_meters of them, of the last voice */
+  int n_meters;
   size_t voice_size; /* bytes, a multiple of 64 */
-  size_t user_size;  /* bytes of the instrument's own state (in->user) */
+  size_t user_size;  /* bytes of the instrument's own settings (in->user) */
 
   void (*voice_init)(instrument* in, int v);
   modal_object* (*voice_object)(instrument* in, int v);
@@ -60,15 +74,31 @@ typedef struct instrument_class {
   void (*expression)(instrument* in, int v);
   /* add `frames` of voice v to l and r (velocity, m/s) */
   void (*render)(instrument* in, int v, float* l, float* r, int frames);
-  /* the voice still drives its object (hammer in play, exciter down) */
-  bool (*busy)(instrument* in, int v);
+  /* A bound of the pickup speed (m/s) the motion left in voice v can still
+   * produce about the rest it comes to by itself; *driven: the player's
+   * exciter still drives it (a key held, a hammer on its way, a ball
+   * rolling, an exciter down). */
+  double (*unrest)(instrument* in, int v, bool* driven);
+  /* Put voice v exactly at that rest; true if something rests on the
+   * object there (the voice is parked, at no cost, until something
+   * changes), false if it is simply silent (the voice is freed). */
+  bool (*settle)(instrument* in, int v);
   bool (*finite)(instrument* in, int v);
   /* back to rest (silent) */
   void (*reset)(instrument* in, int v);
   /* its object was retuned */
   void (*object_changed)(instrument* in, int v);
-  void (*meters)(instrument* in);
+  /* voice v's meter values now, in the order of `meters` */
+  void (*read_meters)(instrument* in, int v, double* values);
+  /* Newton solves of voice v that reached the cap, since instantiation */
+  uint64_t (*cap_hits)(instrument* in, int v);
 } instrument_class;
+
+/* The last started voice's meters over the current block. */
+typedef struct meter_sums {
+  double value[INSTRUMENT_MAX_METERS];
+  long frames;
+} meter_sums;
 
 struct instrument {
   const instrument_class* cls;
@@ -80,17 +110,21 @@ struct instrument {
   voice_slot slots[INSTRUMENT_VOICES];
   object_settings object;
   int last_started; /* voice the meters follow, or -1 */
+  meter_sums meter;
   uint32_t starts;
+  uint64_t clock;   /* frames since activation: voices are looked after at
+                       every INSTRUMENT_CHUNK of it, whatever the blocks */
   double bend;      /* semitones */
   double mod_wheel; /* CC1, 0..1 */
   bool retune;
   bool sustain;
   int keys_down;
   double gain_now, gain_coeff;
+  output_limiter limiter;
   bool activated;
   float rate_option;
   float scratch_l[INSTRUMENT_CHUNK], scratch_r[INSTRUMENT_CHUNK];
-  void* user; /* the instrument's own state */
+  void* user; /* the instrument's own settings */
 };
 
 static inline void*
@@ -98,6 +132,18 @@ instrument_voice(instrument* in, int v)
 {
   return (char*)in->voices + (size_t)v * in->cls->voice_size;
 }
+
+/* An instrument's typed accessors: voice(in, v) for its voice type and
+ * settings(in) for its settings type. */
+#define INSTRUMENT_ACCESSORS(voice_type, settings_type)                        \
+  static inline voice_type* voice(instrument* in, int v)                       \
+  {                                                                            \
+    return (voice_type*)instrument_voice(in, v);                               \
+  }                                                                            \
+  static inline settings_type* settings(instrument* in)                        \
+  {                                                                            \
+    return (settings_type*)in->user;                                           \
+  }
 
 /* The player's expression on voice v, for sustained instruments: the
  * speed (or push) they play scaled by velocity (1 + mod wheel), and the

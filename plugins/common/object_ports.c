@@ -2,9 +2,7 @@
 #include "object_ports.h"
 
 #define CONTROL(sym, nm, grp, unit, lo, def, hi, fl, doc)                      \
-  {                                                                            \
-    PORT_CONTROL_IN, sym, nm, grp, unit, lo, def, hi, fl, doc, NULL            \
-  }
+  PORT(PORT_CONTROL_IN, sym, nm, grp, unit, lo, def, hi, fl, doc)
 
 /* The default table is a free-free steel bar tuned to C4: frequency ratios
  * are the beam's (beta_n L / beta_1 L)^2, decay times keep q = pi f t_e =
@@ -18,8 +16,8 @@
           "1/e amplitude decay time of the mode at the root note (quality "    \
           "factor q = pi f t_e: rubber 5-44, wood 15-132, glass 190-5000, "    \
           "steel 270-5000)."),                                                 \
-      CONTROL("mode" #i "_gain", "Mode " #i " gain", "mode" #i, NULL, 0, gain, \
-              1, 0,                                                            \
+      CONTROL("mode" #i "_gain", "Mode " #i " gain", "mode" #i, UNIT_COEF, 0,  \
+              gain, 1, 0,                                                      \
               "How strongly the struck point drives the mode (object mass / "  \
               "modal mass); 0 leaves the mode out.")
 
@@ -49,7 +47,7 @@ static const port_info object_ports[OBJECT_N_PORTS] = {
     CONTROL("damper_decay", "Damper decay", "object", UNIT_MS, 5, 150, 10000,
             PORT_LOG,
             "1/e decay time the damper adds to every mode of a released note."),
-    CONTROL("width", "Stereo width", "output", NULL, 0, 0.5f, 1, 0,
+    CONTROL("width", "Stereo width", "output", UNIT_COEF, 0, 0.5f, 1, 0,
             "Left hears the struck point; right moves from the struck point "
             "(0, mono) to its mirror image across the object (1), where odd "
             "modes of a symmetric object change sign."),

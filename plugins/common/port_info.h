@@ -44,6 +44,8 @@ typedef struct port_info {
 #define UNIT_DB        "units:db"
 #define UNIT_SEMITONE  "units:semitone12TET"
 #define UNIT_MIDI_NOTE "units:midiNote"
+#define UNIT_COEF      "units:coef"  /* dimensionless scale: 1 is unity */
+#define UNIT_EXPONENT  "cu:exponent" /* dimensionless power */
 #define UNIT_GRAM      "cu:gram"
 #define UNIT_KG        "cu:kilogram"
 #define UNIT_NEWTON    "cu:newton"
@@ -65,6 +67,32 @@ typedef struct plugin_info {
   const port_info* own; /* the instrument's own ports, n_own of them; the */
   int n_own;            /* object's follow (object_ports.h) */
 } plugin_info;
+
+/* A row of a port table (every field; labels NULL). */
+#define PORT(kind, sym, nm, grp, unit, lo, def, hi, fl, doc)                   \
+  {                                                                            \
+    kind, sym, nm, grp, unit, lo, def, hi, fl, doc, NULL                       \
+  }
+
+/* The rows every instrument's table starts with: MIDI in, the stereo pair
+ * (what the player hears: the object's velocity at `heard` and at the
+ * right pickup), and the meters every instrument has. */
+#define INSTRUMENT_IO_PORTS(midi_doc, heard)                                   \
+  PORT(PORT_MIDI_IN, "midi_in", "MIDI in", NULL, NULL, 0, 0, 0, 0, midi_doc),  \
+      PORT(PORT_AUDIO_OUT, "out_l", "Left", NULL, NULL, 0, 0, 0, 0,            \
+           "Velocity of the object " heard "."),                               \
+      PORT(PORT_AUDIO_OUT, "out_r", "Right", NULL, NULL, 0, 0, 0, 0,           \
+           "Velocity of the object at the right pickup (see Stereo width).")
+
+#define INSTRUMENT_COMMON_METERS(solves)                                       \
+  PORT(PORT_METER, "newton_cap_hits", "Newton cap hits", "meters", NULL, 0, 0, \
+       1e9f, PORT_INTEGER,                                                     \
+       solves " that reached the Newton iteration cap since the plugin "       \
+              "started (expected to stay 0)."),                                \
+      PORT(PORT_METER, "voices", "Voices", "meters", NULL, 0, 0, 17,           \
+           PORT_INTEGER,                                                       \
+           "Voices being computed: a voice is freed (or parked at rest) "      \
+           "once its sound has decayed below -120 dBFS.")
 
 /* Port `index` of the plugin, own or object's (NULL out of range). */
 const port_info* plugin_port(const plugin_info* p, int index);

@@ -26,11 +26,15 @@ voices_allocate(voice_slot* slots, int n_slots, int polyphony, int fade_samples)
   int playing = 0;
   int victim = -1;
   int faded = -1;
+  int parked = -1;
   for (int i = 0; i < n_slots; ++i) {
     const voice_slot* s = &slots[i];
     if (!s->sounding) {
       if (free_slot < 0)
         free_slot = i;
+    } else if (s->resting) {
+      if (parked < 0)
+        parked = i; /* at rest and silent: free for the taking */
     } else if (s->fade >= 1.0f) {
       ++playing;
       if (victim < 0 || better_victim(s, &slots[victim]))
@@ -39,6 +43,8 @@ voices_allocate(voice_slot* slots, int n_slots, int polyphony, int fade_samples)
       faded = i;
     }
   }
+  if (free_slot < 0)
+    free_slot = parked;
   if (playing >= polyphony && victim >= 0) {
     slots[victim].fade_step =
         1.0f / (float)(fade_samples > 0 ? fade_samples : 1);

@@ -19,33 +19,20 @@ typedef struct friction_voice {
   friction contact;
   modal_object object;
   bool lifted;
-  double force_sum, slip_sum; /* over the block, for the meters */
-  int frames;
 } friction_voice;
 
-typedef struct friction_state {
+typedef struct friction_settings {
   double normal_force, bow_velocity, ext_force;
   double beta;
-  uint64_t cap_hits_retired;
-} friction_state;
+} friction_settings;
 
-static friction_voice*
-voice(instrument* in, int v)
-{
-  return (friction_voice*)instrument_voice(in, v);
-}
-
-static friction_state*
-state(instrument* in)
-{
-  return (friction_state*)in->user;
-}
+INSTRUMENT_ACCESSORS(friction_voice, friction_settings)
 
 /* the player's controls as the voice feels them */
 static void
 drive_voice(instrument* in, int v)
 {
-  const friction_state* s = state(in);
+  const friction_settings* s = settings(in);
   friction_voice* fv = voice(in, v);
   const expression e = instrument_expression(in, v);
   friction_set_motion(&fv->contact, s->bow_velocity * e.speed,
@@ -73,8 +60,8 @@ static void
 controls(instrument* in)
 {
   const float* c = in->values;
-  friction_state* s = state(in);
-  const elasto_plastic law = {
+  friction_settings* s = settings(in);
+  const friction_law law = {
       c[FRICTION_SIGMA0],
       c[FRICTION_SIGMA1],
       c[FRICTION_SIGMA2],
@@ -123,16 +110,24 @@ render(instrument* in, int v, float* l, float* r, int frames)
 {
   friction_voice* fv = voice(in, v);
   friction_process(&fv->contact, &fv->object, frames, l, r, 1.0);
-  fv->force_sum += fv->contact.mean_force * frames;
-  fv->slip_sum += fv->contact.mean_slip * frames;
-  fv->frames += frames;
+}
+
+static double
+unrest(instrument* in, int v, bool* driven)
+{
+  const friction* fr = &voice(in, v)->contact;
+  *driven = fr->normal_force > 0.0 || fr->fn > 0.0 || fr->force != 0.0;
+  double reach, speed;
+  modal_bounds(&voice(in, v)->object, &reach, &speed);
+  return speed;
 }
 
 static bool
-busy(instrument* in, int v)
+settle(instrument* in, int v)
 {
-  const friction* fr = &voice(in, v)->contact;
-  return fr->normal_force > 0.0 || fr->fn > 0.0 || fr->force != 0.0;
+  (void)in;
+  (void)v;
+  return false; /* the exciter is lifted: nothing rests on the object */
 }
 
 static bool
@@ -146,8 +141,6 @@ static void
 reset(instrument* in, int v)
 {
   friction_voice* fv = voice(in, v);
-  state(in)->cap_hits_retired += fv->contact.stats.cap_hits;
-  fv->contact.stats.cap_hits = 0;
   friction_reset(&fv->contact);
   modal_reset(&fv->object);
   fv->lifted = true;
@@ -160,49 +153,51 @@ object_changed(instrument* in, int v)
   friction_object_changed(&voice(in, v)->contact);
 }
 
+/* the means over the voice's last rendered stretch */
 static void
-meters(instrument* in)
+read_meters(instrument* in, int v, double* m)
 {
-  float m[3] = {0, 0, 0};
-  uint64_t cap_hits = state(in)->cap_hits_retired;
-  for (int v = 0; v < INSTRUMENT_VOICES; ++v)
-    cap_hits += voice(in, v)->contact.stats.cap_hits;
-  if (in->last_started >= 0) {
-    friction_voice* fv = voice(in, in->last_started);
-    if (fv->frames > 0) {
-      m[0] = (float)(fv->force_sum / fv->frames);
-      m[1] = (float)(fv->slip_sum / fv->frames);
-    }
-  }
-  m[2] = (float)cap_hits;
-  for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
-    voice(in, v)->force_sum = voice(in, v)->slip_sum = 0.0;
-    voice(in, v)->frames = 0;
-  }
-  for (int i = 0; i < 3; ++i)
-    if (in->ports[FRICTION_FORCE + i])
-      *in->ports[FRICTION_FORCE + i] = m[i];
+  const friction* fr = &voice(in, v)->contact;
+  m[0] = fr->mean_force;
+  m[1] = fr->mean_slip;
 }
 
+static uint64_t
+cap_hits(instrument* in, int v)
+{
+  return voice(in, v)->contact.stats.cap_hits;
+}
+
+static const instrument_meter meters[] = {
+    {FRICTION_FORCE, true},
+    {FRICTION_SLIP_VELOCITY, true},
+};
+
 const instrument_class friction_class = {
-    INSTRUMENT_DESCRIPTOR(FRICTION_URI),
-    &friction_info,
-    FRICTION_OBJECT,
-    FRICTION_OUT_L,
-    FRICTION_OUT_R,
-    FRICTION_MIDI_IN,
-    sizeof(friction_voice),
-    sizeof(friction_state),
-    voice_init,
-    voice_object,
-    controls,
-    note_on,
-    note_off,
-    drive_voice,
-    render,
-    busy,
-    finite,
-    reset,
-    object_changed,
-    meters,
+    .descriptor = INSTRUMENT_DESCRIPTOR(FRICTION_URI),
+    .info = &friction_info,
+    .object_port = FRICTION_OBJECT,
+    .out_l = FRICTION_OUT_L,
+    .out_r = FRICTION_OUT_R,
+    .midi_in = FRICTION_MIDI_IN,
+    .cap_hits_meter = FRICTION_NEWTON_CAP_HITS,
+    .voices_meter = FRICTION_VOICES,
+    .meters = meters,
+    .n_meters = sizeof(meters) / sizeof(meters[0]),
+    .voice_size = sizeof(friction_voice),
+    .user_size = sizeof(friction_settings),
+    .voice_init = voice_init,
+    .voice_object = voice_object,
+    .controls = controls,
+    .note_on = note_on,
+    .note_off = note_off,
+    .expression = drive_voice,
+    .render = render,
+    .unrest = unrest,
+    .settle = settle,
+    .finite = finite,
+    .reset = reset,
+    .object_changed = object_changed,
+    .read_meters = read_meters,
+    .cap_hits = cap_hits,
 };

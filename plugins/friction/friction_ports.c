@@ -1,22 +1,14 @@
 /* SPDX-License-Identifier: ISC */
 #include "friction_ports.h"
 
-#define PORT(kind, sym, nm, grp, unit, lo, def, hi, fl, doc)                   \
-  {                                                                            \
-    kind, sym, nm, grp, unit, lo, def, hi, fl, doc, NULL                       \
-  }
-
 static const char* const drive_modes[] = {"Velocity", "Force"};
 
 static const port_info ports[FRICTION_OBJECT] = {
-    PORT(PORT_MIDI_IN, "midi_in", "MIDI in", NULL, NULL, 0, 0, 0, 0,
-         "Note-on puts the exciter on the object (velocity scales the speed or "
-         "the force), note-off lifts it. Pressure scales the normal force, "
-         "CC1 the speed."),
-    PORT(PORT_AUDIO_OUT, "out_l", "Left", NULL, NULL, 0, 0, 0, 0,
-         "Velocity of the object at the rubbed point."),
-    PORT(PORT_AUDIO_OUT, "out_r", "Right", NULL, NULL, 0, 0, 0, 0,
-         "Velocity of the object at the right pickup (see Stereo width)."),
+    INSTRUMENT_IO_PORTS(
+        "Note-on puts the exciter on the object (velocity scales the speed or "
+        "the force), note-off lifts it. Pressure scales the normal force, "
+        "CC1 the speed.",
+        "at the rubbed point"),
 
     PORT(PORT_METER, "friction_force", "Friction force", "meters", UNIT_NEWTON,
          -1000, 0, 1000, 0,
@@ -25,10 +17,7 @@ static const port_info ports[FRICTION_OBJECT] = {
          -100, 0, 100, 0,
          "Velocity of the exciter relative to the object at the contact, "
          "averaged over the block: near zero while it sticks."),
-    PORT(PORT_METER, "newton_cap_hits", "Newton cap hits", "meters", NULL, 0, 0,
-         1e9f, PORT_INTEGER,
-         "Bristle solves that reached the Newton iteration cap since the "
-         "plugin started (expected to stay 0)."),
+    INSTRUMENT_COMMON_METERS("Bristle solves"),
 
     PORT(PORT_CONTROL_IN, "normal_force", "Normal force", "exciter",
          UNIT_NEWTON, 0, 3, 50, 0,
@@ -66,23 +55,23 @@ static const port_info ports[FRICTION_OBJECT] = {
          0, 0, 10, 0,
          "sigma3: RMS of the fractal surface noise added to the friction "
          "force: the surface's roughness."),
-    PORT(PORT_CONTROL_IN, "mu_s", "Static friction", "bristles", NULL, 0.01f,
-         0.8f, 2, 0,
+    PORT(PORT_CONTROL_IN, "mu_s", "Static friction", "bristles", UNIT_COEF,
+         0.01f, 0.8f, 2, 0,
          "mu_s: friction coefficient at rest (stiction); with the Stribeck "
          "velocity, how smooth the attack is."),
-    PORT(PORT_CONTROL_IN, "mu_d", "Dynamic friction", "bristles", NULL, 0.01f,
-         0.3f, 2, 0,
+    PORT(PORT_CONTROL_IN, "mu_d", "Dynamic friction", "bristles", UNIT_COEF,
+         0.01f, 0.3f, 2, 0,
          "mu_d: friction coefficient while sliding; high values narrow the "
          "sound's bandwidth."),
     PORT(PORT_CONTROL_IN, "stribeck_velocity", "Stribeck velocity", "bristles",
          UNIT_MM_PER_S, 1, 100, 1000, PORT_LOG,
          "v_s: speed over which friction falls from static to dynamic."),
-    PORT(PORT_CONTROL_IN, "breakaway", "Breakaway", "bristles", NULL, 0, 0.7f,
-         0.99f, 0,
+    PORT(PORT_CONTROL_IN, "breakaway", "Breakaway", "bristles", UNIT_COEF, 0,
+         0.7f, 0.99f, 0,
          "c of the breakaway displacement z_ba = c mu_d f_N / sigma0: below it "
          "the contact is purely elastic."),
-    PORT(PORT_CONTROL_IN, "noise_beta", "Noise slope", "bristles", NULL, 0, 1,
-         3, 0,
+    PORT(PORT_CONTROL_IN, "noise_beta", "Noise slope", "bristles",
+         UNIT_EXPONENT, 0, 1, 3, 0,
          "beta of the 1/f^beta surface noise: 0 white (fine grain), 2 brown "
          "(coarse)."),
 };

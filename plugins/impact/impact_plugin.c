@@ -17,22 +17,11 @@ typedef struct impact_voice {
   modal_object object;
 } impact_voice;
 
-typedef struct impact_state {
+typedef struct impact_settings {
   double velocity_max, velocity_curve;
-  uint64_t cap_hits_retired; /* Newton cap hits of voices since reset */
-} impact_state;
+} impact_settings;
 
-static impact_voice*
-voice(instrument* in, int v)
-{
-  return (impact_voice*)instrument_voice(in, v);
-}
-
-static impact_state*
-state(instrument* in)
-{
-  return (impact_state*)in->user;
-}
+INSTRUMENT_ACCESSORS(impact_voice, impact_settings)
 
 static void
 voice_init(instrument* in, int v)
@@ -51,10 +40,9 @@ static void
 controls(instrument* in)
 {
   const float* c = in->values;
-  const hunt_crossley law = {c[IMPACT_STIFFNESS], c[IMPACT_ALPHA],
-                             c[IMPACT_MU]};
-  state(in)->velocity_max = c[IMPACT_VELOCITY_MAX];
-  state(in)->velocity_curve = c[IMPACT_VELOCITY_CURVE];
+  const impact_law law = {c[IMPACT_STIFFNESS], c[IMPACT_ALPHA], c[IMPACT_MU]};
+  settings(in)->velocity_max = c[IMPACT_VELOCITY_MAX];
+  settings(in)->velocity_curve = c[IMPACT_VELOCITY_CURVE];
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
     impact_set_law(&voice(in, v)->contact, law);
     impact_set_hammer(&voice(in, v)->contact, c[IMPACT_HAMMER_MASS] * 1e-3,
@@ -66,7 +54,7 @@ static void
 note_on(instrument* in, int v, int velocity, bool fresh)
 {
   (void)fresh; /* a ringing object is struck as it is ([ch8] fig 8.10a) */
-  const impact_state* s = state(in);
+  const impact_settings* s = settings(in);
   const double v_in =
       s->velocity_max * pow(velocity / 127.0, s->velocity_curve);
   impact_strike(&voice(in, v)->contact, &voice(in, v)->object, v_in);
@@ -86,10 +74,22 @@ render(instrument* in, int v, float* l, float* r, int frames)
                  1.0);
 }
 
-static bool
-busy(instrument* in, int v)
+static double
+unrest(instrument* in, int v, bool* driven)
 {
-  return impact_is_active(&voice(in, v)->contact);
+  const impact* im = &voice(in, v)->contact;
+  /* a hammer still flying without a force to bring it to rest will strike
+   * (or fly off, which takes it out of play) */
+  *driven = impact_is_active(im) && im->ext_force == 0.0;
+  return impact_unrest(im, &voice(in, v)->object);
+}
+
+static bool
+settle(instrument* in, int v)
+{
+  impact_voice* iv = voice(in, v);
+  impact_settle(&iv->contact, &iv->object);
+  return impact_is_active(&iv->contact); /* resting, pressed on the object */
 }
 
 static bool
@@ -102,10 +102,7 @@ finite(instrument* in, int v)
 static void
 reset(instrument* in, int v)
 {
-  impact* im = &voice(in, v)->contact;
-  state(in)->cap_hits_retired += im->stats.cap_hits;
-  im->stats.cap_hits = 0;
-  impact_reset(im, &voice(in, v)->object);
+  impact_reset(&voice(in, v)->contact, &voice(in, v)->object);
 }
 
 static void
@@ -114,45 +111,55 @@ object_changed(instrument* in, int v)
   impact_object_changed(&voice(in, v)->contact);
 }
 
+/* the last completed contact of the voice */
 static void
-meters(instrument* in)
+read_meters(instrument* in, int v, double* m)
 {
-  float m[5] = {0, 0, 0, 0, 0};
-  uint64_t cap_hits = state(in)->cap_hits_retired;
-  for (int v = 0; v < INSTRUMENT_VOICES; ++v)
-    cap_hits += voice(in, v)->contact.stats.cap_hits;
-  if (in->last_started >= 0) {
-    const impact_contact* c = &voice(in, in->last_started)->contact.last;
-    m[0] = (float)c->impact_velocity;
-    m[1] = (float)c->rebound_velocity;
-    m[2] = (float)(c->contact_time * 1e3);
-    m[3] = (float)c->peak_force;
-  }
-  m[4] = (float)cap_hits;
-  for (int i = 0; i < 5; ++i)
-    if (in->ports[IMPACT_IMPACT_VELOCITY + i])
-      *in->ports[IMPACT_IMPACT_VELOCITY + i] = m[i];
+  const impact_contact* c = &voice(in, v)->contact.last;
+  m[0] = c->impact_velocity;
+  m[1] = c->rebound_velocity;
+  m[2] = c->contact_time * 1e3;
+  m[3] = c->peak_force;
 }
 
+static uint64_t
+cap_hits(instrument* in, int v)
+{
+  return voice(in, v)->contact.stats.cap_hits;
+}
+
+static const instrument_meter meters[] = {
+    {IMPACT_V_IN, false},
+    {IMPACT_V_OUT, false},
+    {IMPACT_CONTACT_TIME, false},
+    {IMPACT_PEAK_FORCE, false},
+};
+
 const instrument_class impact_class = {
-    INSTRUMENT_DESCRIPTOR(IMPACT_URI),
-    &impact_info,
-    IMPACT_OBJECT,
-    IMPACT_OUT_L,
-    IMPACT_OUT_R,
-    IMPACT_MIDI_IN,
-    sizeof(impact_voice),
-    sizeof(impact_state),
-    voice_init,
-    voice_object,
-    controls,
-    note_on,
-    note_off,
-    NULL, /* no expression: a strike is over when it starts */
-    render,
-    busy,
-    finite,
-    reset,
-    object_changed,
-    meters,
+    .descriptor = INSTRUMENT_DESCRIPTOR(IMPACT_URI),
+    .info = &impact_info,
+    .object_port = IMPACT_OBJECT,
+    .out_l = IMPACT_OUT_L,
+    .out_r = IMPACT_OUT_R,
+    .midi_in = IMPACT_MIDI_IN,
+    .cap_hits_meter = IMPACT_NEWTON_CAP_HITS,
+    .voices_meter = IMPACT_VOICES,
+    .meters = meters,
+    .n_meters = sizeof(meters) / sizeof(meters[0]),
+    .voice_size = sizeof(impact_voice),
+    .user_size = sizeof(impact_settings),
+    .voice_init = voice_init,
+    .voice_object = voice_object,
+    .controls = controls,
+    .note_on = note_on,
+    .note_off = note_off,
+    .expression = NULL, /* a strike is over when it starts */
+    .render = render,
+    .unrest = unrest,
+    .settle = settle,
+    .finite = finite,
+    .reset = reset,
+    .object_changed = object_changed,
+    .read_meters = read_meters,
+    .cap_hits = cap_hits,
 };

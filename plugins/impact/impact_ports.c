@@ -1,19 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 #include "impact_ports.h"
 
-#define PORT(kind, sym, nm, grp, unit, lo, def, hi, fl, doc)                   \
-  {                                                                            \
-    kind, sym, nm, grp, unit, lo, def, hi, fl, doc, NULL                       \
-  }
-
 static const port_info ports[IMPACT_OBJECT] = {
-    PORT(PORT_MIDI_IN, "midi_in", "MIDI in", NULL, NULL, 0, 0, 0, 0,
-         "Note-on strikes: velocity sets the impact velocity, the note picks "
-         "the object. Pitch bend bends the objects, CC64 holds the dampers."),
-    PORT(PORT_AUDIO_OUT, "out_l", "Left", NULL, NULL, 0, 0, 0, 0,
-         "Velocity of the object at the struck point."),
-    PORT(PORT_AUDIO_OUT, "out_r", "Right", NULL, NULL, 0, 0, 0, 0,
-         "Velocity of the object at the right pickup (see Stereo width)."),
+    INSTRUMENT_IO_PORTS(
+        "Note-on strikes: velocity sets the impact velocity, the note picks "
+        "the object. Pitch bend bends the objects, CC64 holds the dampers.",
+        "at the struck point"),
 
     PORT(PORT_METER, "impact_velocity", "Impact velocity", "meters",
          UNIT_M_PER_S, 0, 0, 100, 0,
@@ -28,10 +20,7 @@ static const port_info ports[IMPACT_OBJECT] = {
          "Duration of that contact: short contacts sound hard and bright."),
     PORT(PORT_METER, "peak_force", "Peak force", "meters", UNIT_NEWTON, 0, 0,
          1e9f, 0, "Largest contact force during that contact."),
-    PORT(PORT_METER, "newton_cap_hits", "Newton cap hits", "meters", NULL, 0, 0,
-         1e9f, PORT_INTEGER,
-         "Contact solves that reached the Newton iteration cap since the "
-         "plugin started (expected to stay 0)."),
+    INSTRUMENT_COMMON_METERS("Contact solves"),
 
     PORT(PORT_CONTROL_IN, "hammer_mass", "Hammer mass", "hammer", UNIT_GRAM,
          0.1f, 10, 10000, PORT_LOG,
@@ -42,8 +31,8 @@ static const port_info ports[IMPACT_OBJECT] = {
          "Contact stiffness k of f = k x^alpha (1 + mu v). The contact time "
          "goes as (hammer mass / k)^(1/(alpha+1)): stiffer is harder and "
          "brighter."),
-    PORT(PORT_CONTROL_IN, "alpha", "Contact exponent", "hammer", NULL, 1, 1.5f,
-         4, 0,
+    PORT(PORT_CONTROL_IN, "alpha", "Contact exponent", "hammer", UNIT_EXPONENT,
+         1, 1.5f, 4, 0,
          "Exponent alpha of the contact law, set by the local shape of the "
          "contact: 1.5 for spheres (Hertz), 2.5-3.5 for felt."),
     PORT(PORT_CONTROL_IN, "mu", "Contact damping", "hammer", UNIT_S_PER_M, 0,
@@ -53,8 +42,8 @@ static const port_info ports[IMPACT_OBJECT] = {
     PORT(PORT_CONTROL_IN, "velocity_max", "Velocity at 127", "hammer",
          UNIT_M_PER_S, 0.01f, 2, 20, PORT_LOG,
          "Impact velocity of a note-on of velocity 127."),
-    PORT(PORT_CONTROL_IN, "velocity_curve", "Velocity curve", "hammer", NULL,
-         0.25f, 1, 4, PORT_LOG,
+    PORT(PORT_CONTROL_IN, "velocity_curve", "Velocity curve", "hammer",
+         UNIT_EXPONENT, 0.25f, 1, 4, PORT_LOG,
          "Impact velocity = velocity at 127 x (MIDI velocity / 127)^curve."),
     PORT(PORT_CONTROL_IN, "ext_force", "External force", "hammer", UNIT_NEWTON,
          0, 0, 100, 0,

@@ -12,11 +12,12 @@ enum impact_port {
   IMPACT_MIDI_IN,
   IMPACT_OUT_L,
   IMPACT_OUT_R,
-  IMPACT_IMPACT_VELOCITY,
-  IMPACT_REBOUND_VELOCITY,
+  IMPACT_V_IN,  /* meter impact_velocity, [papetti]'s v_in */
+  IMPACT_V_OUT, /* meter rebound_velocity, v_out */
   IMPACT_CONTACT_TIME,
   IMPACT_PEAK_FORCE,
   IMPACT_NEWTON_CAP_HITS,
+  IMPACT_VOICES,
   IMPACT_HAMMER_MASS,
   IMPACT_STIFFNESS,
   IMPACT_ALPHA,

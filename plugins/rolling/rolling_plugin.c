@@ -17,33 +17,20 @@
 typedef struct rolling_voice {
   rolling contact;
   modal_object object;
-  bool stopping;                 /* the key is up */
-  double force_sum, contact_sum; /* over the block, for the meters */
-  int frames;
+  bool stopping; /* the key is up */
 } rolling_voice;
 
-typedef struct rolling_state {
+typedef struct rolling_settings {
   double speed, stop_time, mass, gravity;
-  uint64_t cap_hits_retired;
-} rolling_state;
+} rolling_settings;
 
-static rolling_voice*
-voice(instrument* in, int v)
-{
-  return (rolling_voice*)instrument_voice(in, v);
-}
-
-static rolling_state*
-state(instrument* in)
-{
-  return (rolling_state*)in->user;
-}
+INSTRUMENT_ACCESSORS(rolling_voice, rolling_settings)
 
 /* the player's controls as the ball feels them */
 static void
 drive_voice(instrument* in, int v)
 {
-  const rolling_state* s = state(in);
+  const rolling_settings* s = settings(in);
   rolling_voice* rv = voice(in, v);
   const expression e = instrument_expression(in, v);
   rolling_set_ball(&rv->contact, s->mass, rv->contact.ground.radius,
@@ -73,13 +60,13 @@ static void
 controls(instrument* in)
 {
   const float* c = in->values;
-  rolling_state* s = state(in);
+  rolling_settings* s = settings(in);
   s->speed = c[ROLLING_SPEED];
   s->stop_time = c[ROLLING_STOP_TIME];
   s->mass = c[ROLLING_BALL_MASS];
   s->gravity = c[ROLLING_GRAVITY];
-  const hunt_crossley law = {c[ROLLING_STIFFNESS], c[ROLLING_ALPHA],
-                             c[ROLLING_MU]};
+  const impact_law law = {c[ROLLING_STIFFNESS], c[ROLLING_ALPHA],
+                          c[ROLLING_MU]};
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
     rolling* r = &voice(in, v)->contact;
     rolling_set_law(r, law);
@@ -114,16 +101,22 @@ render(instrument* in, int v, float* l, float* r, int frames)
 {
   rolling_voice* rv = voice(in, v);
   rolling_process(&rv->contact, &rv->object, frames, l, r, 1.0);
-  rv->force_sum += rv->contact.mean_force * frames;
-  rv->contact_sum += rv->contact.contact_fraction * frames;
-  rv->frames += frames;
+}
+
+static double
+unrest(instrument* in, int v, bool* driven)
+{
+  const rolling* r = &voice(in, v)->contact;
+  *driven = r->speed > 0.0 || r->target > 0.0;
+  return rolling_unrest(r, &voice(in, v)->object);
 }
 
 static bool
-busy(instrument* in, int v)
+settle(instrument* in, int v)
 {
-  const rolling* r = &voice(in, v)->contact;
-  return r->speed > 0.0 || r->target > 0.0;
+  rolling_voice* rv = voice(in, v);
+  rolling_settle(&rv->contact, &rv->object);
+  return rv->contact.weight > 0.0; /* the ball lies on the object */
 }
 
 static bool
@@ -137,8 +130,6 @@ static void
 reset(instrument* in, int v)
 {
   rolling_voice* rv = voice(in, v);
-  state(in)->cap_hits_retired += rv->contact.stats.cap_hits;
-  rv->contact.stats.cap_hits = 0;
   rolling_reset(&rv->contact, &rv->object);
   rv->stopping = true;
   drive_voice(in, v);
@@ -150,49 +141,51 @@ object_changed(instrument* in, int v)
   rolling_object_changed(&voice(in, v)->contact);
 }
 
+/* the means over the voice's last rendered stretch */
 static void
-meters(instrument* in)
+read_meters(instrument* in, int v, double* m)
 {
-  float m[3] = {0, 0, 0};
-  uint64_t cap_hits = state(in)->cap_hits_retired;
-  for (int v = 0; v < INSTRUMENT_VOICES; ++v)
-    cap_hits += voice(in, v)->contact.stats.cap_hits;
-  if (in->last_started >= 0) {
-    const rolling_voice* rv = voice(in, in->last_started);
-    if (rv->frames > 0) {
-      m[0] = (float)(rv->force_sum / rv->frames);
-      m[1] = (float)(rv->contact_sum / rv->frames);
-    }
-  }
-  m[2] = (float)cap_hits;
-  for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
-    voice(in, v)->force_sum = voice(in, v)->contact_sum = 0.0;
-    voice(in, v)->frames = 0;
-  }
-  for (int i = 0; i < 3; ++i)
-    if (in->ports[ROLLING_CONTACT_FORCE + i])
-      *in->ports[ROLLING_CONTACT_FORCE + i] = m[i];
+  const rolling* r = &voice(in, v)->contact;
+  m[0] = r->mean_force;
+  m[1] = r->contact_fraction;
 }
 
+static uint64_t
+cap_hits(instrument* in, int v)
+{
+  return voice(in, v)->contact.stats.cap_hits;
+}
+
+static const instrument_meter meters[] = {
+    {ROLLING_CONTACT_FORCE, true},
+    {ROLLING_CONTACT_FRACTION, true},
+};
+
 const instrument_class rolling_class = {
-    INSTRUMENT_DESCRIPTOR(ROLLING_URI),
-    &rolling_info,
-    ROLLING_OBJECT,
-    ROLLING_OUT_L,
-    ROLLING_OUT_R,
-    ROLLING_MIDI_IN,
-    sizeof(rolling_voice),
-    sizeof(rolling_state),
-    voice_init,
-    voice_object,
-    controls,
-    note_on,
-    note_off,
-    drive_voice,
-    render,
-    busy,
-    finite,
-    reset,
-    object_changed,
-    meters,
+    .descriptor = INSTRUMENT_DESCRIPTOR(ROLLING_URI),
+    .info = &rolling_info,
+    .object_port = ROLLING_OBJECT,
+    .out_l = ROLLING_OUT_L,
+    .out_r = ROLLING_OUT_R,
+    .midi_in = ROLLING_MIDI_IN,
+    .cap_hits_meter = ROLLING_NEWTON_CAP_HITS,
+    .voices_meter = ROLLING_VOICES,
+    .meters = meters,
+    .n_meters = sizeof(meters) / sizeof(meters[0]),
+    .voice_size = sizeof(rolling_voice),
+    .user_size = sizeof(rolling_settings),
+    .voice_init = voice_init,
+    .voice_object = voice_object,
+    .controls = controls,
+    .note_on = note_on,
+    .note_off = note_off,
+    .expression = drive_voice,
+    .render = render,
+    .unrest = unrest,
+    .settle = settle,
+    .finite = finite,
+    .reset = reset,
+    .object_changed = object_changed,
+    .read_meters = read_meters,
+    .cap_hits = cap_hits,
 };

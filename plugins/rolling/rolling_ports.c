@@ -1,33 +1,22 @@
 /* SPDX-License-Identifier: ISC */
 #include "rolling_ports.h"
 
-#define PORT(kind, sym, nm, grp, unit, lo, def, hi, fl, doc)                   \
-  {                                                                            \
-    kind, sym, nm, grp, unit, lo, def, hi, fl, doc, NULL                       \
-  }
-
 static const port_info ports[ROLLING_OBJECT] = {
-    PORT(PORT_MIDI_IN, "midi_in", "MIDI in", NULL, NULL, 0, 0, 0, 0,
-         "Note-on sets a ball rolling (velocity scales the speed), note-off "
-         "lets it slow to a stop; CC1 scales the speed, channel pressure the "
-         "weight."),
-    PORT(PORT_AUDIO_OUT, "out_l", "Left", NULL, NULL, 0, 0, 0, 0,
-         "Velocity of the object under the ball."),
-    PORT(PORT_AUDIO_OUT, "out_r", "Right", NULL, NULL, 0, 0, 0, 0,
-         "Velocity of the object at the right pickup (see Stereo width)."),
+    INSTRUMENT_IO_PORTS(
+        "Note-on sets a ball rolling (velocity scales the speed), note-off "
+        "lets it slow to a stop; CC1 scales the speed, channel pressure the "
+        "weight.",
+        "under the ball"),
 
     PORT(PORT_METER, "contact_force", "Contact force", "meters", UNIT_NEWTON, 0,
          0, 1e6f, 0,
          "Mean contact force between ball and object over the last block, of "
          "the last started note: the weight, on average."),
-    PORT(PORT_METER, "contact_fraction", "Contact fraction", "meters", NULL, 0,
-         0, 1, 0,
+    PORT(PORT_METER, "contact_fraction", "Contact fraction", "meters",
+         UNIT_COEF, 0, 0, 1, 0,
          "Share of the last block the ball touched the object: 1 rolls "
          "smoothly, low values skip from bump to bump."),
-    PORT(PORT_METER, "newton_cap_hits", "Newton cap hits", "meters", NULL, 0, 0,
-         1e9f, PORT_INTEGER,
-         "Contact solves that reached the Newton iteration cap since the "
-         "plugin started (expected to stay 0)."),
+    INSTRUMENT_COMMON_METERS("Contact solves"),
 
     PORT(PORT_CONTROL_IN, "speed", "Speed", "ball", UNIT_M_PER_S, 0, 0.3f, 5, 0,
          "Rolling speed: faster rolls are louder and brighter, the surface's "
@@ -46,11 +35,12 @@ static const port_info ports[ROLLING_OBJECT] = {
          50, 0,
          "Acceleration pressing the ball on the object (its weight is mass "
          "times gravity): low gravity makes it skip and fly."),
-    PORT(PORT_CONTROL_IN, "asymmetry", "Asymmetry", "ball", NULL, 0, 0.2f, 1, 0,
+    PORT(PORT_CONTROL_IN, "asymmetry", "Asymmetry", "ball", UNIT_COEF, 0, 0.2f,
+         1, 0,
          "Out-of-roundness of the ball (up to 2e-4 of its radius): a "
          "modulation of the contact once per revolution."),
-    PORT(PORT_CONTROL_IN, "roughness", "Roughness", "surface", NULL, 0, 1.5f, 3,
-         0,
+    PORT(PORT_CONTROL_IN, "roughness", "Roughness", "surface", UNIT_EXPONENT, 0,
+         1.5f, 3, 0,
          "beta of the surface's 1/f^beta profile: low values are fine-grained "
          "and hissing, high values smooth and rumbling."),
     PORT(PORT_CONTROL_IN, "surface_depth", "Surface depth", "surface", UNIT_UM,
@@ -61,8 +51,8 @@ static const port_info ports[ROLLING_OBJECT] = {
          100, 1e9f, 1e13f, PORT_LOG,
          "Contact stiffness k of f = k x^alpha (1 + mu v): stiffer is harder "
          "and brighter."),
-    PORT(PORT_CONTROL_IN, "alpha", "Contact exponent", "contact", NULL, 1, 1.5f,
-         4, 0,
+    PORT(PORT_CONTROL_IN, "alpha", "Contact exponent", "contact", UNIT_EXPONENT,
+         1, 1.5f, 4, 0,
          "Exponent of the contact law: 1.5 for a sphere on a flat (Hertz)."),
     PORT(PORT_CONTROL_IN, "mu", "Contact damping", "contact", UNIT_S_PER_M, 0,
          0.3f, 10, 0,

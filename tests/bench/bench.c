@@ -66,7 +66,7 @@ setup(voice* v, int modes)
   }
   modal_update(&v->object);
   impact_init(&v->contact, rate);
-  impact_set_law(&v->contact, (hunt_crossley){1e8, 1.5, 0.5});
+  impact_set_law(&v->contact, (impact_law){1e8, 1.5, 0.5});
   impact_set_hammer(&v->contact, 0.01, 0.0);
 }
 
@@ -74,7 +74,7 @@ setup(voice* v, int modes)
  * per voice (0: none, the objects just ring) */
 static double
 run_dsp(voice* vs, int voices, int modes, double seconds, double per_second,
-        impact_stats* stats)
+        newton_stats* stats)
 {
   static float l[BLOCK], r[BLOCK];
   for (int i = 0; i < voices; ++i) {
@@ -99,12 +99,11 @@ run_dsp(voice* vs, int voices, int modes, double seconds, double per_second,
   if (stats) {
     memset(stats, 0, sizeof(*stats));
     for (int i = 0; i < voices; ++i) {
-      const impact_stats* s = &vs[i].contact.stats;
+      const newton_stats* s = &vs[i].contact.stats;
       stats->solves += s->solves;
       stats->iterations += s->iterations;
       stats->cap_hits += s->cap_hits;
-      stats->contact_steps += s->contact_steps;
-      for (int k = 0; k <= IMPACT_NEWTON_CAP; ++k)
+      for (int k = 0; k <= NEWTON_CAP; ++k)
         stats->histogram[k] += s->histogram[k];
     }
   }
@@ -114,7 +113,7 @@ run_dsp(voice* vs, int voices, int modes, double seconds, double per_second,
 /* ns per sample of one rubbing voice (default bristles, f_N = 3 N, bow at
  * 0.1 m/s on the plate-like object) */
 static double
-run_friction(int modes, double sigma3, double seconds, friction_stats* stats)
+run_friction(int modes, double sigma3, double seconds, newton_stats* stats)
 {
   static modal_object o;
   static friction fr;
@@ -123,7 +122,7 @@ run_friction(int modes, double sigma3, double seconds, friction_stats* stats)
   setup(&v, modes);
   o = v.object;
   friction_init(&fr, rate, 1);
-  elasto_plastic law = fr.law;
+  friction_law law = fr.law;
   law.sigma0 = 1e6;
   law.sigma3 = sigma3;
   friction_set_law(&fr, law);
@@ -153,7 +152,7 @@ run_rolling(int modes, double speed, double seconds, rolling** out)
   setup(&v, modes);
   o = v.object;
   rolling_init(&r, rate, 1);
-  rolling_set_law(&r, (hunt_crossley){1e9, 1.5, 0.3});
+  rolling_set_law(&r, (impact_law){1e9, 1.5, 0.3});
   rolling_set_ball(&r, 0.005, 8e-3, 0.005 * 9.81);
   rolling_set_surface(&r, 1.5, 1e-6);
   rolling_set_asymmetry(&r, 0.2);
@@ -209,7 +208,7 @@ main(int argc, char** argv)
   voice* vs = (voice*)aligned_alloc(64, sizeof(voice) * MAX_VOICES);
   if (!vs)
     return 1;
-  impact_stats stats;
+  newton_stats stats;
 
   printf("contact benchmark, %g kHz, blocks of %d, %g s per figure "
          "(best of 3)\n\n",
@@ -231,7 +230,7 @@ main(int argc, char** argv)
   printf("\nNewton iterations per solve, 16 voices x 32 modes run (%llu "
          "solves, %llu cap hits):\n",
          (unsigned long long)stats.solves, (unsigned long long)stats.cap_hits);
-  for (int k = 0; k <= IMPACT_NEWTON_CAP; ++k)
+  for (int k = 0; k <= NEWTON_CAP; ++k)
     if (stats.histogram[k])
       printf("  %2d: %10llu  %6.2f %%\n", k,
              (unsigned long long)stats.histogram[k],
@@ -241,7 +240,7 @@ main(int argc, char** argv)
   for (int i = 0; i < 4; ++i) {
     const int modes = i < 2 ? 8 : 32;
     const double sigma3 = i % 2 ? 0.05 : 0.0;
-    friction_stats fs;
+    newton_stats fs;
     const double ns = run_friction(modes, sigma3, seconds, &fs);
     printf("  1 voice, %3d modes%s %6.1f ns/sample  (%.3f Newton iterations "
            "per solve, %llu cap hits)\n",

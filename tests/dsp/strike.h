@@ -11,7 +11,7 @@
 
 typedef struct strike_setup {
   double rate;
-  hunt_crossley law;
+  impact_law law;
   double hammer_mass, ext_force, v_in;
   double object_mass; /* 0: no modes at all, a rigid wall */
   int n_modes;

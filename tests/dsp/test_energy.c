@@ -24,7 +24,7 @@ static modal_object o;
 static impact im;
 
 static void
-setup(double rate, hunt_crossley law, double hammer_mass, double ext_force,
+setup(double rate, impact_law law, double hammer_mass, double ext_force,
       int modes, double object_mass, double decay)
 {
   static const double freq[3] = {440.0, 1210.0, 3300.0};
@@ -71,8 +71,8 @@ main(void)
                                {1e13, 1.0, 3.0},   {1e5, 4.0, 0.01}};
   double worst = 0.0;
   for (size_t i = 0; i < sizeof(elastic) / sizeof(elastic[0]); ++i) {
-    setup(44100.0, (hunt_crossley){elastic[i][0], elastic[i][1], 0.0}, 0.01,
-          0.0, 0, 1.0, 1.0);
+    setup(44100.0, (impact_law){elastic[i][0], elastic[i][1], 0.0}, 0.01, 0.0,
+          0, 1.0, 1.0);
     impact_strike(&im, &o, elastic[i][2]);
     for (int n = 0; n < 100000 && im.last.serial == 0; ++n)
       impact_process(&im, &o, 64, l, r, 1.0);
@@ -88,8 +88,7 @@ main(void)
   for (int k = 0; k < 2; ++k)
     for (double mass = 0.01; mass < 2.0; mass *= 10.0) {
       const double decay = 1e12; /* s: loss below 1e-12 over the run */
-      setup(rates[k], (hunt_crossley){1e9, 1.5, 0.0}, 0.01, 0.0, 3, mass,
-            decay);
+      setup(rates[k], (impact_law){1e9, 1.5, 0.0}, 0.01, 0.0, 3, mass, decay);
       impact_strike(&im, &o, 1.0);
       const double e0 = energy();
       for (int n = 0; n < 400; ++n)
@@ -104,8 +103,7 @@ main(void)
 
   /* 3. damped contact, damped modes, gravity: never more energy than a
    * sample before, through bounces and resting */
-  setup(48000.0, (hunt_crossley){1e8, 2.0, 0.3}, 0.02, 0.02 * 9.81, 3, 0.05,
-        0.5);
+  setup(48000.0, (impact_law){1e8, 2.0, 0.3}, 0.02, 0.02 * 9.81, 3, 0.05, 0.5);
   impact_strike(&im, &o, 1.5);
   double last = energy(), rise = 0.0;
   const double scale = last;
@@ -127,7 +125,7 @@ main(void)
   const double cases[2][4] = {{1e7, 1.3, 0.01, 0.5}, {1e9, 1.5, 0.5, 1.0}};
   const double rk4[2] = {0.907, 2.153};
   for (int c = 0; c < 2; ++c) {
-    const hunt_crossley law = {cases[c][0], cases[c][1], cases[c][2]};
+    const impact_law law = {cases[c][0], cases[c][1], cases[c][2]};
     double v = cases[c][3], v_theory = cases[c][3];
     for (int i = 0; i < 100; ++i) {
       setup(44100.0, law, 0.01, 0.0, 0, 1.0, 1.0);

@@ -106,18 +106,18 @@ uniform(double lo, double hi)
 }
 
 static double
-residual(const elasto_plastic* law, double fn, double v_t, double k1,
-         double z_t, double kz, double x)
+residual(const friction_law* law, double fn, double v_t, double k1, double z_t,
+         double kz, double x)
 {
   double d_dv, d_dz;
-  return ep_zdot(law, fn, v_t + k1 * x, z_t + kz * x, &d_dv, &d_dz) - x;
+  return friction_zdot(law, fn, v_t + k1 * x, z_t + kz * x, &d_dv, &d_dz) - x;
 }
 
 /* a root of the implicit step by bisection, to the last bit, from [lo, hi]
  * widened until the residual changes sign (it is positive far left and
  * negative far right) */
 static double
-bisect_root(const elasto_plastic* law, double fn, double v_t, double k1,
+bisect_root(const friction_law* law, double fn, double v_t, double k1,
             double z_t, double kz, double lo, double hi)
 {
   for (double step = hi - lo; residual(law, fn, v_t, k1, z_t, kz, lo) <= 0.0;
@@ -141,11 +141,11 @@ bisect_root(const elasto_plastic* law, double fn, double v_t, double k1,
 }
 
 /* a law with bristle stiffness s0 and damping scaled with it */
-static elasto_plastic
+static friction_law
 law_with(double s0)
 {
   friction_init(&fr, 48000.0, 1);
-  elasto_plastic law = fr.law;
+  friction_law law = fr.law;
   law.sigma0 = s0;
   law.sigma1 = 0.1 * sqrt(s0 / 1e4);
   return law;
@@ -154,7 +154,7 @@ law_with(double s0)
 static void
 second_partials(void)
 {
-  const elasto_plastic law = law_with(1e5);
+  const friction_law law = law_with(1e5);
   const double fn = 1.0, zss0 = law.mu_s * fn / law.sigma0;
   double worst = 0.0;
   int points = 0;
@@ -162,13 +162,13 @@ second_partials(void)
     for (double a = 0.75; a < 1.2; a += 0.03) {
       const double z = a * zss0 * (law.mu_d / law.mu_s + 0.3); /* all regimes */
       double vv, vz, zz;
-      ep_zdot_second(&law, fn, v, z, &vv, &vz, &zz);
+      friction_zdot_second(&law, fn, v, z, &vv, &vz, &zz);
       const double hv = 1e-6 * v, hz = 1e-7 * z;
       double dv_p, dz_p, dv_m, dz_m, dv_zp, dz_zp, dv_zm, dz_zm;
-      ep_zdot(&law, fn, v + hv, z, &dv_p, &dz_p);
-      ep_zdot(&law, fn, v - hv, z, &dv_m, &dz_m);
-      ep_zdot(&law, fn, v, z + hz, &dv_zp, &dz_zp);
-      ep_zdot(&law, fn, v, z - hz, &dv_zm, &dz_zm);
+      friction_zdot(&law, fn, v + hv, z, &dv_p, &dz_p);
+      friction_zdot(&law, fn, v - hv, z, &dv_m, &dz_m);
+      friction_zdot(&law, fn, v, z + hz, &dv_zp, &dz_zp);
+      friction_zdot(&law, fn, v, z - hz, &dv_zm, &dz_zm);
       const double fd_vv = (dv_p - dv_m) / (2 * hv);
       const double fd_vz = (dz_p - dz_m) / (2 * hv);
       const double fd_zv = (dv_zp - dv_zm) / (2 * hz);
@@ -191,12 +191,12 @@ second_partials(void)
 static void
 solver_accuracy(void)
 {
-  friction_stats stats = {0};
+  newton_stats stats = {0};
   double worst = 0.0;
   long trials = 0;
   for (; trials < 200000; ++trials) {
     const double fn = pow(10.0, uniform(-2.0, 1.7));
-    const elasto_plastic law = law_with(pow(10.0, uniform(2.0, 8.0)));
+    const friction_law law = law_with(pow(10.0, uniform(2.0, 8.0)));
     const double h = 1.0 / (48000.0 * (1 << (int)uniform(0.0, 4.0)));
     const double kz = h * uniform(0.5, 1.0);
     const double kv = -h / pow(10.0, uniform(-4.0, 1.0)); /* 1/mass */
@@ -209,7 +209,8 @@ solver_accuracy(void)
     const double guess = any_root + (uniform(0, 1) < 0.5 ? -1 : 1) *
                                         pow(10.0, uniform(-9.0, 0.0)) *
                                         (fabs(any_root) + fabs(v_t));
-    const double x = ep_solve_zdot(&law, fn, v_t, k1, z_t, kz, guess, &stats);
+    const double x =
+        friction_solve_zdot(&law, fn, v_t, k1, z_t, kz, guess, &stats);
     /* the implicit step may have several roots (a strong coupling): the
      * one the solve is judged against is the one nearest its answer */
     const double span = 1e-6 * (fabs(x) + fabs(v_t));
@@ -247,7 +248,7 @@ corners(void)
     friction_set_exciter(&fr, masses[(i >> 3) & 1],
                          (i & 64) ? FRICTION_DRIVE_FORCE
                                   : FRICTION_DRIVE_VELOCITY);
-    elasto_plastic law = fr.law;
+    friction_law law = fr.law;
     law.sigma0 = stiff[(i >> 2) & 1];
     law.mu_s = mus[(i >> 4) & 1];
     law.mu_d = mus[(i >> 5) & 1];
@@ -280,7 +281,7 @@ main(void)
       run(4.0);
       double dz;
       const double expected =
-          fr.law.sigma0 * ep_steady_z(&fr.law, 1.0, sign * v, &dz) +
+          fr.law.sigma0 * friction_steady_z(&fr.law, 1.0, sign * v, &dz) +
           fr.law.sigma2 * sign * v;
       worst = fmax(worst, fabs(fr.force / expected - 1.0));
       CHECK(fabs(fr.v / (sign * v) - 1.0) < 1e-6, "not sliding at %g m/s",
@@ -326,7 +327,7 @@ main(void)
   static const double speeds[] = {-2,   -0.3, -0.03, -0.003, 0.001,
                                   0.01, 0.1,  1,     2};
   static const double rates[] = {48000.0, 96000.0};
-  uint64_t hist[FRICTION_NEWTON_CAP + 1] = {0}, solves = 0, caps = 0;
+  uint64_t hist[NEWTON_CAP + 1] = {0}, solves = 0, caps = 0;
   for (int k = 0; k < 2; ++k)
     for (int d = 0; d < 2; ++d)
       for (size_t a = 0; a < sizeof(forces) / sizeof(forces[0]); ++a)
@@ -334,7 +335,7 @@ main(void)
           for (double s0 = 1e2; s0 < 2e8; s0 *= 10.0) {
             setup(rates[k], 3, 0.1,
                   d ? FRICTION_DRIVE_FORCE : FRICTION_DRIVE_VELOCITY);
-            elasto_plastic law = fr.law;
+            friction_law law = fr.law;
             law.sigma0 = s0;
             law.sigma1 = 0.1 * sqrt(s0 / 1e4);
             law.sigma3 = 0.05;
@@ -342,7 +343,7 @@ main(void)
             friction_set_normal_force(&fr, forces[a]);
             friction_set_motion(&fr, speeds[b], speeds[b] * forces[a]);
             run(0.5);
-            for (int i = 0; i <= FRICTION_NEWTON_CAP; ++i)
+            for (int i = 0; i <= NEWTON_CAP; ++i)
               hist[i] += fr.stats.histogram[i];
             solves += fr.stats.solves;
             caps += fr.stats.cap_hits;
@@ -350,7 +351,7 @@ main(void)
   int median = -1, max = 0;
   uint64_t below = 0;
   printf("Newton on z': %llu solves\n", (unsigned long long)solves);
-  for (int i = 0; i <= FRICTION_NEWTON_CAP; ++i) {
+  for (int i = 0; i <= NEWTON_CAP; ++i) {
     if (hist[i])
       printf("  %2d iterations: %llu\n", i, (unsigned long long)hist[i]);
     below += hist[i];

@@ -18,7 +18,7 @@ main(void)
   static const double alphas[] = {1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0};
   static const double mus[] = {0.0, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0};
   static const double rates[] = {44100.0, 192000.0};
-  uint64_t histogram[IMPACT_NEWTON_CAP + 1] = {0};
+  uint64_t histogram[NEWTON_CAP + 1] = {0};
   uint64_t solves = 0, iterations = 0, cap_hits = 0;
   int strikes = 0;
 
@@ -34,7 +34,7 @@ main(void)
             ++strikes;
             CHECK(im->last.serial >= 1, "no contact at k=%g a=%g mu=%g v=%g", k,
                   alphas[a], mus[u], v);
-            for (int i = 0; i <= IMPACT_NEWTON_CAP; ++i)
+            for (int i = 0; i <= NEWTON_CAP; ++i)
               histogram[i] += im->stats.histogram[i];
             solves += im->stats.solves;
             iterations += im->stats.iterations;
@@ -46,7 +46,7 @@ main(void)
   printf("iterations : solves\n");
   int median = -1, max = 0;
   uint64_t below = 0;
-  for (int i = 0; i <= IMPACT_NEWTON_CAP; ++i) {
+  for (int i = 0; i <= NEWTON_CAP; ++i) {
     if (histogram[i])
       printf("%10d : %llu\n", i, (unsigned long long)histogram[i]);
     below += histogram[i];

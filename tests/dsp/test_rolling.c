@@ -47,7 +47,7 @@ setup(uint64_t seed)
   }
   modal_update(&o);
   rolling_init(&r, rate, seed);
-  rolling_set_law(&r, (hunt_crossley){1e9, 1.5, 0.3});
+  rolling_set_law(&r, (impact_law){1e9, 1.5, 0.3});
   rolling_set_ball(&r, marble, radius, marble * g);
   rolling_set_surface(&r, 1.5, 1e-6);
   rolling_set_asymmetry(&r, 0.2);
@@ -141,7 +141,7 @@ texture(double speed, double ball_radius, double seconds, double* per_second,
         double* per_metre, double* centroid)
 {
   setup(4);
-  rolling_set_law(&r, (hunt_crossley){1e10, 1.5, 0.3});
+  rolling_set_law(&r, (impact_law){1e10, 1.5, 0.3});
   rolling_set_ball(&r, billiard, ball_radius, billiard * g);
   rolling_place(&r, &o);
   rolling_set_speed(&r, speed, 0.01);
@@ -235,7 +235,7 @@ ten_minutes(void)
 {
   /* the billiard ball rolling in contact: a steady texture to compare */
   setup(5);
-  rolling_set_law(&r, (hunt_crossley){1e10, 1.5, 0.3});
+  rolling_set_law(&r, (impact_law){1e10, 1.5, 0.3});
   rolling_set_ball(&r, billiard, billiard_radius, billiard * g);
   rolling_place(&r, &o);
   rolling_set_speed(&r, 0.05, 0.05);
@@ -248,9 +248,8 @@ ten_minutes(void)
     for (int b = 0; b < blocks_per_minute; ++b) {
       if (minute >= 1 && minute <= 7 && b % 100 == 0) {
         /* a new random setting every second */
-        rolling_set_law(&r,
-                        (hunt_crossley){pow(10.0, uniform(6, 11)),
-                                        uniform(1.0, 3.0), uniform(0.0, 2.0)});
+        rolling_set_law(&r, (impact_law){pow(10.0, uniform(6, 11)),
+                                         uniform(1.0, 3.0), uniform(0.0, 2.0)});
         const double mass = pow(10.0, uniform(-3.0, 0.5));
         rolling_set_ball(&r, mass, pow(10.0, uniform(-3.0, -1.0)),
                          mass * uniform(0.0, 30.0));
@@ -258,7 +257,7 @@ ten_minutes(void)
         rolling_set_asymmetry(&r, uniform(0.0, 1.0));
         rolling_set_speed(&r, uniform(0.0, 3.0), uniform(0.0, 0.5));
       } else if (minute == 8 && b == 0) {
-        rolling_set_law(&r, (hunt_crossley){1e10, 1.5, 0.3});
+        rolling_set_law(&r, (impact_law){1e10, 1.5, 0.3});
         rolling_set_ball(&r, billiard, billiard_radius, billiard * g);
         rolling_set_surface(&r, 1.5, 1e-6);
         rolling_set_asymmetry(&r, 0.2);

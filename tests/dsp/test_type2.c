@@ -17,7 +17,7 @@ main(void)
   static const double freq[3] = {420.0, 1130.0, 2250.0};
   static const double decay[3] = {0.8, 0.4, 0.2};
   /* [ch5] fig 5.1's hammer: m = 10 g, k = 1.5e11, mu = 0.6, alpha = 2.8 */
-  const hunt_crossley law = {1.5e11, 2.8, 0.6};
+  const impact_law law = {1.5e11, 2.8, 0.6};
   const double m = 0.01, v_in = 1.0;
   const double rates[2] = {44100.0, 96000.0};
   for (int r = 0; r < 2; ++r) {

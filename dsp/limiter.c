@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: ISC */
+#include "limiter.h"
+
+#include <math.h>
+
+void
+limiter_init(output_limiter* lim, double sample_rate)
+{
+  lim->release = exp(-1.0 / (LIMITER_RELEASE_S * sample_rate));
+  lim->hold = (uint32_t)(LIMITER_HOLD_S * sample_rate);
+  limiter_reset(lim);
+}
+
+void
+limiter_reset(output_limiter* lim)
+{
+  lim->envelope = 0.0;
+  lim->hold_left = 0;
+}
+
+void
+limiter_process(output_limiter* lim, float* l, float* r, uint32_t frames)
+{
+  const double span = LIMITER_CEILING - 1.0;
+  double e = lim->envelope;
+  for (uint32_t t = 0; t < frames; ++t) {
+    double peak = fmax(fabs((double)l[t]), fabs((double)r[t]));
+    if (!isfinite(peak))
+      continue; /* left to the sanitizer; it must not hold the envelope */
+    peak = peak < LIMITER_MAX_ENVELOPE ? peak : LIMITER_MAX_ENVELOPE;
+    if (peak >= e) {
+      e = peak;
+      lim->hold_left = lim->hold;
+    } else if (lim->hold_left > 0) {
+      --lim->hold_left;
+    } else {
+      e *= lim->release;
+    }
+    if (e > 1.0) {
+      const double gain = (1.0 + span * tanh((e - 1.0) / span)) / e;
+      l[t] = (float)(gain * l[t]);
+      r[t] = (float)(gain * r[t]);
+      lim->limited++;
+    }
+  }
+  lim->envelope = e;
+}
