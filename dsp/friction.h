@@ -8,7 +8,9 @@
  * with v the exciter's velocity relative to the object's surface, z the
  * mean bristle displacement, z_ss the Stribeck steady state (eq 8.17),
  * alpha the elastic-plastic transition (eqs 8.18-8.19) starting at the
- * breakaway displacement z_ba = c mu_d f_N / sigma0 (eq 8.28), and w
+ * breakaway displacement z_ba = c min(mu_s, mu_d) f_N / sigma0 (eq 8.28,
+ * printed with mu_d: it assumes mu_s >= mu_d, and z_ba must stay below
+ * the smallest steady state, mu f_N / sigma0 for the smaller mu), and w
  * fractal surface noise (fractal.h) of unit RMS.
  *
  * The force acts on the exciter as -f and on the object as +f, as the
@@ -56,7 +58,7 @@ typedef struct friction_law {
   double mu_s;      /* static friction coefficient */
   double mu_d;      /* dynamic friction coefficient */
   double stribeck;  /* Stribeck velocity v_s, m/s */
-  double breakaway; /* c of z_ba = c mu_d f_N / sigma0, 0 <= c < 1 */
+  double breakaway; /* c of z_ba = c min(mu_s, mu_d) f_N / sigma0, 0..1 */
 } friction_law;
 
 /* z_ss(v) of [ch8] eq 8.17 for normal force fn (and its derivative). */

@@ -86,17 +86,22 @@ binomials_of(double a)
   return s;
 }
 
-/* Below |d| = 1e-2 by the binomial series (to d^7: the next terms are
- * below 1e-17 for a <= 6).  Above, for a half-integer a, with y = (1 +
- * d)^(1/2) and n = 2 q: (1 + d)^q - 1 = (y - 1) (1 + y + ... + y^(n-1))
- * and y - 1 = d / (y + 1), sums of positive terms that lose no digits;
+/* Relative compression changes |d| below series_range go by the binomial
+ * series (to d^7: the next terms are below 1e-17 for a <= 6); within it
+ * the step force's second derivative has the bound step_force() gives,
+ * which lets Newton end a step early. */
+static const double series_range = 1e-2;
+
+/* Below |d| = series_range by the binomial series.  Above, for a half-integer
+ * a, with y = (1 + d)^(1/2) and n = 2 q: (1 + d)^q - 1 = (y - 1) (1 + y + ... +
+ * y^(n-1)) and y - 1 = d / (y + 1), sums of positive terms that lose no digits;
  * for other a through log1p and expm1. */
 static power_ratio
 power_ratio_of(double d, const binomials* s)
 {
   power_ratio r;
   const double a = s->a, q = a + 1.0;
-  if (fabs(d) < 1e-2) {
+  if (fabs(d) < series_range) {
     double g = s->c[7], dg = 8.0 * s->c[8], ra = s->b[7];
     for (int j = 6; j >= 0; --j) {
       g = s->c[j] + d * g;
@@ -174,7 +179,7 @@ step_force(const impact_law* law, const binomials* series, double x0,
     return 0.0;
   }
   *slope = d_elastic + lambda * (0.5 * dx1a * dx + mean_xa) * inv_h;
-  if (x0 > 0.0 && fabs(dx) < 1e-2 * x0) {
+  if (x0 > 0.0 && fabs(dx) < series_range * x0) {
     /* a bound of |G''| while d stays in the series' range: the elastic
      * part's k x0^(a-2) g''(d), g'' = 2 c2 + 6 c3 d + 12 c4 d^2 + ...,
      * and the damping part's lambda / (2 h) (2 (x1^a)' + (x1^a)'' dx) */
@@ -235,7 +240,7 @@ impact_solve(const impact_law* law, double x0, double dx_free, double kx,
      * where the bound of g'' = G'' kx^2 holds (the series' range, G > 0),
      * and 10 % allows for G'' moving along it */
     const double step1 = next - f;
-    if (next > 0.0 && fabs(dx_free + kx * next) < 1e-2 * x0 &&
+    if (next > 0.0 && fabs(dx_free + kx * next) < series_range * x0 &&
         force + slope * kx * step1 > 0.0 &&
         1.1 * curvature * kx * kx * step1 * step1 <=
             0.5 * newton_tolerance * next * fabs(dg)) {
@@ -280,7 +285,7 @@ impact_init(impact* im, double sample_rate)
 {
   memset(im, 0, sizeof(*im));
   im->sample_rate = sample_rate;
-  im->law = (impact_law){1e9, 1.5, 0.5};
+  im->law = (impact_law){1e8, 1.5, 0.5}; /* the plugin's defaults */
   im->hammer_mass = 0.01;
 }
 
@@ -417,6 +422,12 @@ fly(impact* im, int frames)
  * estimate rests, is pressed or rattles on the object: there the passive,
  * implicit step needs no transient accuracy, and IMPACT_RESTING_SUBSTEPS
  * keeps the cost of a sustained interaction bounded. */
+/* A hammer engaged for longer than this many estimated contact times (and
+ * this many samples, for very short contacts) no longer bounces off: it
+ * rests, is pressed or rattles (a free impact is over within one). */
+static const double resting_after_contacts = 4.0;
+static const long resting_after_samples = 64;
+
 static void
 choose_substeps(impact* im, const modal_object* o)
 {
@@ -452,8 +463,8 @@ choose_substeps(impact* im, const modal_object* o)
   }
 
   const double wanted = IMPACT_STEPS_PER_CONTACT / (tau * fs);
-  const bool resting =
-      im->engaged_samples > 64 && im->engaged_samples > 4.0 * tau * fs;
+  const bool resting = im->engaged_samples > resting_after_samples &&
+                       im->engaged_samples > resting_after_contacts * tau * fs;
   const int most = resting ? IMPACT_RESTING_SUBSTEPS : IMPACT_MAX_SUBSTEPS;
   int m = 1;
   while (m < wanted && m < most)
@@ -665,20 +676,27 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
 }
 
 double
-impact_unrest(const impact* im, const modal_object* o)
+impact_body_unrest(const impact_law* law, double load, double mass,
+                   double position, double v, const modal_object* o)
 {
-  const bool pressed = im->hammer_flying && im->ext_force > 0.0;
   double reach, speed;
-  modal_bounds_about(o, pressed ? im->ext_force : 0.0, &reach, &speed);
-  if (!pressed)
+  modal_bounds_about(o, load, &reach, &speed);
+  if (!(load > 0.0))
     return speed;
   double px, pv;
   modal_point(o, &px, &pv);
   const double energy =
-      impact_law_rest_energy(&im->law, im->ext_force, im->hammer_mass,
-                             im->hammer_x - px, im->hammer_v);
+      impact_law_rest_energy(law, load, mass, position - px, v);
   /* the most speed energy E can give the point: sqrt(2 E sum(1 / m_l)) */
   return speed + sqrt(2.0 * energy / modal_point_mass(o));
+}
+
+double
+impact_unrest(const impact* im, const modal_object* o)
+{
+  const bool pressed = im->hammer_flying && im->ext_force > 0.0;
+  return impact_body_unrest(&im->law, pressed ? im->ext_force : 0.0,
+                            im->hammer_mass, im->hammer_x, im->hammer_v, o);
 }
 
 void

@@ -69,6 +69,13 @@ double impact_law_static_compression(const impact_law* law, double load);
 double impact_law_rest_energy(const impact_law* law, double load, double mass,
                               double x, double v);
 
+/* The unrest (impact_unrest()) of a body of mass m at `position` (the
+ * compression being position - the point's displacement) moving at v,
+ * pressed on object o through the law by a static load (0: nothing rests
+ * on the object, only its vibration counts). */
+double impact_body_unrest(const impact_law* law, double load, double mass,
+                          double position, double v, const modal_object* o);
+
 /* Solve the K-method equation of one step for the step-average contact
  * force F ([ch8] eqs 8.33, 8.41-8.43): F = G(x0, x_free + kx F), where x0
  * is the compression at the start of the step, x_free its value at the

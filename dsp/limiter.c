@@ -37,7 +37,8 @@ limiter_process(output_limiter* lim, float* l, float* r, uint32_t frames)
       e *= lim->release;
     }
     if (e > 1.0) {
-      const double gain = (1.0 + span * tanh((e - 1.0) / span)) / e;
+      const double u = e - 1.0;
+      const double gain = (1.0 + u / (1.0 + u / span)) / e;
       l[t] = (float)(gain * l[t]);
       r[t] = (float)(gain * r[t]);
       lim->limited++;

@@ -11,11 +11,11 @@
  * rippling at its own frequency) and then decays with the release time.
  * While e <= 1 (0 dBFS) the gain is exactly 1: below full scale the
  * output passes bit for bit.  Above, the gain is K(e) / e with the soft
- * knee K(e) = 1 + (C - 1) tanh((e - 1) / (C - 1)), which leaves the level
- * continuous with slope 1 at 0 dBFS and never lets a sample reach the
- * ceiling C (+6 dBFS): a +20 dBFS blow comes out just under +6 dBFS, with
- * its shape kept.  Per sample and with its state carried from block to
- * block, it does not depend on the host's block size.
+ * knee K(e) = 1 + u / (1 + u / (C - 1)), u = e - 1, which leaves the level
+ * continuous with slope 1 at 0 dBFS, keeps louder inputs louder, and never
+ * lets a sample reach the ceiling C (+6 dBFS): a +20 dBFS blow comes out
+ * at +5.6 dBFS, with its shape kept.  Per sample and with its state carried
+ * from block to block, it does not depend on the host's block size.
  */
 #ifndef CONTACT_LIMITER_H
 #define CONTACT_LIMITER_H
@@ -25,10 +25,11 @@
 #define LIMITER_CEILING   2.0  /* +6 dBFS, never reached */
 #define LIMITER_HOLD_S    0.02 /* longer than a period down to 50 Hz */
 #define LIMITER_RELEASE_S 0.2  /* 1/e time of the envelope's fall */
-/* The envelope follows peaks up to +60 dBFS (gain +60 dB on a loud blow);
- * beyond, only a blow-up, which the output's hard clamp takes: holding
- * such a peak would mute the instrument for seconds after it. */
-#define LIMITER_MAX_ENVELOPE 1e3
+/* The envelope follows peaks up to +120 dBFS (the loudest physics the
+ * ports allow, +30 dBFS, at +60 dB of gain, with room); beyond is only a
+ * blow-up, which the output's hard clamp takes: holding such a peak would
+ * mute the instrument for long after it. */
+#define LIMITER_MAX_ENVELOPE 1e6
 
 typedef struct output_limiter {
   double envelope;    /* peak envelope, full scale = 1 */

@@ -7,6 +7,9 @@
 /* the profile's band: wavelengths from 10 cm to 2.5 spacings */
 static const double longest_wavelength = 0.1; /* m */
 static const double clip = 4.0;               /* RMS */
+/* samples between exact re-sums of the patch's running means, so that
+ * their rounding (1e-16 of the depth per sample) never adds up */
+static const uint64_t resum_every = 4096;
 
 void
 surface_init(surface* s, uint64_t seed)
@@ -205,7 +208,7 @@ surface_ride(surface* s, double position)
     s->sum_m += m - m_at(s, n - (uint64_t)s->w2);
     s->mean[n % SURFACE_PATCH_MAX] = m;
     s->ride_next = n + 1;
-    if (n % 4096 == 0)
+    if (n % resum_every == 0)
       sum_patch(s); /* no drift from the running sums */
   }
   /* the mean of m (linear between samples) over [X - w2 h, X], X in

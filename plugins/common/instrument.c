@@ -36,7 +36,7 @@ static void
 tune_voice(instrument* in, int v)
 {
   wake(in, v);
-  object_tune(&in->object, in->cls->voice_object(in, v), in->slots[v].note,
+  object_tune(&in->object, instrument_object(in, v), in->slots[v].note,
               in->bend, in->slots[v].damped);
   in->cls->object_changed(in, v);
 }
@@ -239,7 +239,7 @@ render_voice(instrument* in, int v, float* out_l, float* out_r, int frames)
   memset(in->scratch_l, 0, sizeof(float) * (size_t)frames);
   memset(in->scratch_r, 0, sizeof(float) * (size_t)frames);
   in->cls->render(in, v, in->scratch_l, in->scratch_r, frames);
-  if (!in->cls->finite(in, v)) {
+  if (!in->cls->finite(in, v) || !modal_is_finite(instrument_object(in, v))) {
     in->report.voice_resets++;
     free_voice(in, v);
     return;
@@ -353,7 +353,10 @@ write_meters(instrument* in)
   uint64_t cap_hits = 0;
   int computed = 0;
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
-    cap_hits += cls->cap_hits(in, v);
+    const newton_stats* stats =
+        (const newton_stats*)((const char*)instrument_voice(in, v) +
+                              cls->stats_offset);
+    cap_hits += stats->cap_hits;
     computed += in->slots[v].sounding && !in->slots[v].resting;
   }
   write_port(in, cls->cap_hits_meter, (double)cap_hits);

@@ -21,6 +21,7 @@
 #include "glue.h"
 #include "limiter.h"
 #include "modal.h"
+#include "newton.h"
 #include "object.h"
 #include "port_info.h"
 #include "voices.h"
@@ -60,9 +61,10 @@ typedef struct instrument_class {
   int n_meters;
   size_t voice_size; /* bytes, a multiple of 64 */
   size_t user_size;  /* bytes of the instrument's own settings (in->user) */
+  /* where in a voice its object and its contact's Newton statistics are */
+  size_t object_offset, stats_offset;
 
   void (*voice_init)(instrument* in, int v);
-  modal_object* (*voice_object)(instrument* in, int v);
   /* read the instrument's own controls (the object's are read already) */
   void (*controls)(instrument* in);
   /* a note starts or restarts voice v (its object already tuned) */
@@ -83,6 +85,7 @@ typedef struct instrument_class {
    * object there (the voice is parked, at no cost, until something
    * changes), false if it is simply silent (the voice is freed). */
   bool (*settle)(instrument* in, int v);
+  /* the contact's state is finite (the object's is checked too) */
   bool (*finite)(instrument* in, int v);
   /* back to rest (silent) */
   void (*reset)(instrument* in, int v);
@@ -90,9 +93,25 @@ typedef struct instrument_class {
   void (*object_changed)(instrument* in, int v);
   /* voice v's meter values now, in the order of `meters` */
   void (*read_meters)(instrument* in, int v, double* values);
-  /* Newton solves of voice v that reached the cap, since instantiation */
-  uint64_t (*cap_hits)(instrument* in, int v);
 } instrument_class;
+
+/* The port fields of a class whose port enum is named PREFIX_MIDI_IN,
+ * PREFIX_OUT_L, ..., and the fields of a voice type with members `object`
+ * and `contact.stats`. */
+#define INSTRUMENT_PORTS(PREFIX)                                               \
+  .object_port = PREFIX##_OBJECT, .out_l = PREFIX##_OUT_L,                     \
+  .out_r = PREFIX##_OUT_R, .midi_in = PREFIX##_MIDI_IN,                        \
+  .cap_hits_meter = PREFIX##_NEWTON_CAP_HITS, .voices_meter = PREFIX##_VOICES
+#define INSTRUMENT_VOICE_LAYOUT(voice_type, settings_type)                     \
+  .voice_size = sizeof(voice_type), .user_size = sizeof(settings_type),        \
+  .object_offset = offsetof(voice_type, object),                               \
+  .stats_offset = offsetof(voice_type, contact.stats)
+/* The callbacks, for a file that defines them under these names. */
+#define INSTRUMENT_CALLBACKS                                                   \
+  .voice_init = voice_init, .controls = controls, .note_on = note_on,          \
+  .note_off = note_off, .render = render, .unrest = unrest, .settle = settle,  \
+  .finite = finite, .reset = reset, .object_changed = object_changed,          \
+  .read_meters = read_meters
 
 /* The last started voice's meters over the current block. */
 typedef struct meter_sums {
@@ -131,6 +150,13 @@ static inline void*
 instrument_voice(instrument* in, int v)
 {
   return (char*)in->voices + (size_t)v * in->cls->voice_size;
+}
+
+static inline modal_object*
+instrument_object(instrument* in, int v)
+{
+  return (modal_object*)((char*)instrument_voice(in, v) +
+                         in->cls->object_offset);
 }
 
 /* An instrument's typed accessors: voice(in, v) for its voice type and

@@ -50,12 +50,6 @@ voice_init(instrument* in, int v)
   fv->lifted = true;
 }
 
-static modal_object*
-voice_object(instrument* in, int v)
-{
-  return &voice(in, v)->object;
-}
-
 static void
 controls(instrument* in)
 {
@@ -133,8 +127,7 @@ settle(instrument* in, int v)
 static bool
 finite(instrument* in, int v)
 {
-  return friction_is_finite(&voice(in, v)->contact) &&
-         modal_is_finite(&voice(in, v)->object);
+  return friction_is_finite(&voice(in, v)->contact);
 }
 
 static void
@@ -162,12 +155,6 @@ read_meters(instrument* in, int v, double* m)
   m[1] = fr->mean_slip;
 }
 
-static uint64_t
-cap_hits(instrument* in, int v)
-{
-  return voice(in, v)->contact.stats.cap_hits;
-}
-
 static const instrument_meter meters[] = {
     {FRICTION_FORCE, true},
     {FRICTION_SLIP_VELOCITY, true},
@@ -176,28 +163,10 @@ static const instrument_meter meters[] = {
 const instrument_class friction_class = {
     .descriptor = INSTRUMENT_DESCRIPTOR(FRICTION_URI),
     .info = &friction_info,
-    .object_port = FRICTION_OBJECT,
-    .out_l = FRICTION_OUT_L,
-    .out_r = FRICTION_OUT_R,
-    .midi_in = FRICTION_MIDI_IN,
-    .cap_hits_meter = FRICTION_NEWTON_CAP_HITS,
-    .voices_meter = FRICTION_VOICES,
+    INSTRUMENT_PORTS(FRICTION),
     .meters = meters,
     .n_meters = sizeof(meters) / sizeof(meters[0]),
-    .voice_size = sizeof(friction_voice),
-    .user_size = sizeof(friction_settings),
-    .voice_init = voice_init,
-    .voice_object = voice_object,
-    .controls = controls,
-    .note_on = note_on,
-    .note_off = note_off,
+    INSTRUMENT_VOICE_LAYOUT(friction_voice, friction_settings),
+    INSTRUMENT_CALLBACKS,
     .expression = drive_voice,
-    .render = render,
-    .unrest = unrest,
-    .settle = settle,
-    .finite = finite,
-    .reset = reset,
-    .object_changed = object_changed,
-    .read_meters = read_meters,
-    .cap_hits = cap_hits,
 };

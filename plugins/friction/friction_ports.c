@@ -68,7 +68,8 @@ static const port_info ports[FRICTION_OBJECT] = {
          "v_s: speed over which friction falls from static to dynamic."),
     PORT(PORT_CONTROL_IN, "breakaway", "Breakaway", "bristles", UNIT_COEF, 0,
          0.7f, 0.99f, 0,
-         "c of the breakaway displacement z_ba = c mu_d f_N / sigma0: below it "
+         "c of the breakaway displacement z_ba = c min(mu_s, mu_d) f_N / "
+         "sigma0: below it "
          "the contact is purely elastic."),
     PORT(PORT_CONTROL_IN, "noise_beta", "Noise slope", "bristles",
          UNIT_EXPONENT, 0, 1, 3, 0,

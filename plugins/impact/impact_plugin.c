@@ -30,12 +30,6 @@ voice_init(instrument* in, int v)
   impact_init(&voice(in, v)->contact, in->host.sample_rate);
 }
 
-static modal_object*
-voice_object(instrument* in, int v)
-{
-  return &voice(in, v)->object;
-}
-
 static void
 controls(instrument* in)
 {
@@ -95,8 +89,7 @@ settle(instrument* in, int v)
 static bool
 finite(instrument* in, int v)
 {
-  return impact_is_finite(&voice(in, v)->contact) &&
-         modal_is_finite(&voice(in, v)->object);
+  return impact_is_finite(&voice(in, v)->contact);
 }
 
 static void
@@ -122,12 +115,6 @@ read_meters(instrument* in, int v, double* m)
   m[3] = c->peak_force;
 }
 
-static uint64_t
-cap_hits(instrument* in, int v)
-{
-  return voice(in, v)->contact.stats.cap_hits;
-}
-
 static const instrument_meter meters[] = {
     {IMPACT_V_IN, false},
     {IMPACT_V_OUT, false},
@@ -138,28 +125,10 @@ static const instrument_meter meters[] = {
 const instrument_class impact_class = {
     .descriptor = INSTRUMENT_DESCRIPTOR(IMPACT_URI),
     .info = &impact_info,
-    .object_port = IMPACT_OBJECT,
-    .out_l = IMPACT_OUT_L,
-    .out_r = IMPACT_OUT_R,
-    .midi_in = IMPACT_MIDI_IN,
-    .cap_hits_meter = IMPACT_NEWTON_CAP_HITS,
-    .voices_meter = IMPACT_VOICES,
+    INSTRUMENT_PORTS(IMPACT),
     .meters = meters,
     .n_meters = sizeof(meters) / sizeof(meters[0]),
-    .voice_size = sizeof(impact_voice),
-    .user_size = sizeof(impact_settings),
-    .voice_init = voice_init,
-    .voice_object = voice_object,
-    .controls = controls,
-    .note_on = note_on,
-    .note_off = note_off,
+    INSTRUMENT_VOICE_LAYOUT(impact_voice, impact_settings),
+    INSTRUMENT_CALLBACKS,
     .expression = NULL, /* a strike is over when it starts */
-    .render = render,
-    .unrest = unrest,
-    .settle = settle,
-    .finite = finite,
-    .reset = reset,
-    .object_changed = object_changed,
-    .read_meters = read_meters,
-    .cap_hits = cap_hits,
 };

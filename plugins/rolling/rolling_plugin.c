@@ -50,12 +50,6 @@ voice_init(instrument* in, int v)
   rv->stopping = true;
 }
 
-static modal_object*
-voice_object(instrument* in, int v)
-{
-  return &voice(in, v)->object;
-}
-
 static void
 controls(instrument* in)
 {
@@ -122,8 +116,7 @@ settle(instrument* in, int v)
 static bool
 finite(instrument* in, int v)
 {
-  return rolling_is_finite(&voice(in, v)->contact) &&
-         modal_is_finite(&voice(in, v)->object);
+  return rolling_is_finite(&voice(in, v)->contact);
 }
 
 static void
@@ -150,12 +143,6 @@ read_meters(instrument* in, int v, double* m)
   m[1] = r->contact_fraction;
 }
 
-static uint64_t
-cap_hits(instrument* in, int v)
-{
-  return voice(in, v)->contact.stats.cap_hits;
-}
-
 static const instrument_meter meters[] = {
     {ROLLING_CONTACT_FORCE, true},
     {ROLLING_CONTACT_FRACTION, true},
@@ -164,28 +151,10 @@ static const instrument_meter meters[] = {
 const instrument_class rolling_class = {
     .descriptor = INSTRUMENT_DESCRIPTOR(ROLLING_URI),
     .info = &rolling_info,
-    .object_port = ROLLING_OBJECT,
-    .out_l = ROLLING_OUT_L,
-    .out_r = ROLLING_OUT_R,
-    .midi_in = ROLLING_MIDI_IN,
-    .cap_hits_meter = ROLLING_NEWTON_CAP_HITS,
-    .voices_meter = ROLLING_VOICES,
+    INSTRUMENT_PORTS(ROLLING),
     .meters = meters,
     .n_meters = sizeof(meters) / sizeof(meters[0]),
-    .voice_size = sizeof(rolling_voice),
-    .user_size = sizeof(rolling_settings),
-    .voice_init = voice_init,
-    .voice_object = voice_object,
-    .controls = controls,
-    .note_on = note_on,
-    .note_off = note_off,
+    INSTRUMENT_VOICE_LAYOUT(rolling_voice, rolling_settings),
+    INSTRUMENT_CALLBACKS,
     .expression = drive_voice,
-    .render = render,
-    .unrest = unrest,
-    .settle = settle,
-    .finite = finite,
-    .reset = reset,
-    .object_changed = object_changed,
-    .read_meters = read_meters,
-    .cap_hits = cap_hits,
 };

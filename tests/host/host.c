@@ -61,6 +61,8 @@ struct host {
   LV2_Log_Log log;
   int log_count, log_warnings;
   char log_last[1024];
+  char log_all[1 << 15]; /* every message, as long as they fit */
+  size_t log_used;
   bool quiet;
 
   LV2_Worker_Schedule schedule;
@@ -89,6 +91,7 @@ struct host {
   size_t n_events, cap_events;
   ramp* ramps;
   size_t n_ramps, cap_ramps;
+  uint32_t grid; /* ramps step at its multiples, blocks split there; 0: off */
 };
 
 /* ---- URID map --------------------------------------------------------- */
@@ -122,6 +125,11 @@ log_vprintf(LV2_Log_Handle handle, LV2_URID type, const char* fmt, va_list ap)
 {
   host* h = (host*)handle;
   const int n = vsnprintf(h->log_last, sizeof(h->log_last), fmt, ap);
+  const size_t len = strlen(h->log_last);
+  if (h->log_used + len < sizeof(h->log_all)) {
+    memcpy(h->log_all + h->log_used, h->log_last, len + 1);
+    h->log_used += len;
+  }
   h->log_count++;
   if (type == h->log_Warning || type == h->log_Error)
     h->log_warnings++;
@@ -532,17 +540,24 @@ host_ramp(host* h, const char* symbol, uint64_t start, uint64_t end, float from,
   return true;
 }
 
+void
+host_automation_grid(host* h, uint32_t frames)
+{
+  h->grid = frames;
+}
+
 static void
 apply_ramps(host* h)
 {
+  const uint64_t at = h->grid ? h->now - h->now % h->grid : h->now;
   for (size_t i = 0; i < h->n_ramps; ++i) {
     const ramp* r = &h->ramps[i];
-    if (h->now < r->start)
+    if (at < r->start)
       continue;
     const double x =
-        h->now >= r->end || r->end == r->start
+        at >= r->end || r->end == r->start
             ? 1.0
-            : (double)(h->now - r->start) / (double)(r->end - r->start);
+            : (double)(at - r->start) / (double)(r->end - r->start);
     h->values[r->port] = (float)(r->from + (r->to - r->from) * x);
   }
 }
@@ -584,8 +599,11 @@ host_run(host* h, uint64_t frames, uint32_t block, float* out_l, float* out_r)
     block = h->max_block;
   uint64_t done = 0;
   while (done < frames) {
-    const uint32_t n =
-        (uint32_t)(frames - done < block ? frames - done : block);
+    uint32_t n = (uint32_t)(frames - done < block ? frames - done : block);
+    if (h->grid && h->n_ramps > 0) { /* end the block at the next step */
+      const uint32_t to_step = h->grid - (uint32_t)(h->now % h->grid);
+      n = n < to_step ? n : to_step;
+    }
     apply_ramps(h);
     fill_sequence(h, n);
     if (h->worker)
@@ -706,6 +724,12 @@ const char*
 host_log_last(const host* h)
 {
   return h->log_last;
+}
+
+const char*
+host_log_all(const host* h)
+{
+  return h->log_all;
 }
 
 void

@@ -43,6 +43,12 @@ bool host_note_off(host* h, uint64_t frame, int note);
 bool host_ramp(host* h, const char* symbol, uint64_t start, uint64_t end,
                float from, float to);
 
+/* Sample-accurate automation, as a host that splits its blocks at
+ * automation points: ramps then change value only at multiples of
+ * `frames` (0: at block starts, the default), and every block ends at the
+ * next of them while a ramp is set. */
+void host_automation_grid(host* h, uint32_t frames);
+
 /* Render `frames` frames in blocks of at most `block` (<= max_block),
  * appending to out_l / out_r when they are not NULL.  Ramps are applied at
  * block starts, events are placed sample-accurately. */
@@ -63,6 +69,7 @@ bool host_restore_state(host* h, const char* path);
 int host_log_count(const host* h);
 int host_log_warnings(const host* h);
 const char* host_log_last(const host* h);
+const char* host_log_all(const host* h); /* every message, concatenated */
 void host_log_quiet(host* h, bool quiet);
 
 #endif
