@@ -61,4 +61,13 @@ Session:request_roll(ARDOUR.TransportRequestSource.TRS_UI)
 ARDOUR.LuaAPI.usleep(500000)
 if not insert:active() then fail("the instrument is not active") end
 print("PASS")
+-- Drop every reference to the track before closing: a route still held by
+-- Lua is destroyed when luasession tears the Lua state down, after the
+-- engine is gone, and unregistering its ports then reads freed memory
+-- (a segmentation fault under MALLOC_PERTURB_, which meson test sets).
+tracks, track, insert, plugin, info = nil, nil, nil, nil, nil
+collectgarbage()
 close_session()
+-- the script's last line: run-ardour-test reads what happens after it
+print("CLOSED")
+io.stdout:flush()

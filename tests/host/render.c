@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "host.h"
+#include "render_tail.h"
 #include "spectrogram.h"
 
 #include <sndfile.h>
@@ -43,7 +44,7 @@ typedef struct scene {
   char plugin[256];
   char preset[256];
   char title[256];
-  double rate, length;
+  double rate, length, tail;
   unsigned block;
   setting sets[MAX_ITEMS];
   int n_sets;
@@ -58,17 +59,24 @@ typedef struct scene {
 static void
 usage(FILE* f)
 {
+  fputs("usage: contact-render [OPTION]... [SCENE]...\n"
+        "Render an LV2 plugin of the contact bundle (found on LV2_PATH).\n\n"
+        "  -o, --out FILE.wav         write the render (32-bit float WAV)\n"
+        "      --png FILE.png         write a spectrogram picture\n"
+        "      --raw FILE             write raw interleaved float32 stereo\n"
+        "  -p, --plugin URI           plugin (default urn:contact:impact)\n"
+        "  -P, --preset URI           load a preset first\n"
+        "  -r, --rate HZ              sample rate (default 48000)\n"
+        "  -b, --block N              block size (default 256)\n"
+        "  -l, --length SECONDS       length (default: last note + 3 s)\n",
+        f);
+  fprintf(f,
+          "      --tail SECONDS         render at most this long past the "
+          "length\n"
+          "                             while the sound rings (default %d)\n"
+          "      --no-tail              stop at the length exactly, no fade\n",
+          RENDER_TAIL_MAX);
   fputs(
-      "usage: contact-render [OPTION]... [SCENE]...\n"
-      "Render an LV2 plugin of the contact bundle (found on LV2_PATH).\n\n"
-      "  -o, --out FILE.wav         write the render (32-bit float WAV)\n"
-      "      --png FILE.png         write a spectrogram picture\n"
-      "      --raw FILE             write raw interleaved float32 stereo\n"
-      "  -p, --plugin URI           plugin (default urn:contact:impact)\n"
-      "  -P, --preset URI           load a preset first\n"
-      "  -r, --rate HZ              sample rate (default 48000)\n"
-      "  -b, --block N              block size (default 256)\n"
-      "  -l, --length SECONDS       length (default: last note + 3 s)\n"
       "  -s, --set SYMBOL=VALUE     set a control port\n"
       "  -n, --note T:KEY:VEL[:DUR] note-on at T seconds (note-off after DUR)\n"
       "  -a, --ramp SYM:T0:T1:V0:V1 move a control linearly from T0 to T1\n"
@@ -84,8 +92,14 @@ usage(FILE* f)
       "  set stiffness 1e9\n"
       "  note 0.5 60 100 0.3\n"
       "  ramp ext_force 1 2 0 0.5\n"
-      "Lines starting with # are comments.\n",
+      "Lines starting with # are comments.\n\n",
       f);
+  fprintf(f,
+          "Past its length the render goes on until the output has stayed\n"
+          "below %d dBFS for %d ms (the sound has rung out), or for the tail\n"
+          "at most, and its last %d ms fade to zero: a file does not end with\n"
+          "a step, which would click.\n",
+          RENDER_QUIET_DBFS, RENDER_QUIET_MS, RENDER_FADE_MS);
 }
 
 static bool
@@ -121,6 +135,8 @@ apply(scene* sc, const char* key, char* value, const char* seps)
     return parse_double(value, &sc->rate) && sc->rate > 0;
   } else if (!strcmp(key, "length") || !strcmp(key, "l")) {
     return parse_double(value, &sc->length) && sc->length >= 0;
+  } else if (!strcmp(key, "tail")) {
+    return parse_double(value, &sc->tail) && sc->tail >= 0;
   } else if (!strcmp(key, "block") || !strcmp(key, "b")) {
     double b;
     if (!parse_double(value, &b) || b < 1 || b > 65536)
@@ -248,6 +264,50 @@ write_wav(const char* path, const float* l, const float* r, size_t frames,
   return sf_close(f) == 0;
 }
 
+/* Render the stated frames, then on (in blocks) until the output has
+ * stayed below RENDER_QUIET_DBFS for RENDER_QUIET_MS, or max_frames;
+ * the frames to keep: up to the end of that quiet stretch. */
+static size_t
+render_until_quiet(host* h, unsigned block, size_t stated, size_t max_frames,
+                   float* l, float* r)
+{
+  const double rate = host_sample_rate(h);
+  const float quiet = (float)pow(10.0, RENDER_QUIET_DBFS / 20.0);
+  const size_t window = (size_t)llround(RENDER_QUIET_MS * 1e-3 * rate);
+  size_t done = 0, loud_end = 0; /* one past the last loud frame */
+  for (;;) {
+    const size_t want = done < stated ? stated : loud_end + window;
+    if (want <= done || done >= max_frames)
+      break;
+    size_t n = done < stated ? stated - done : block;
+    if (n > max_frames - done)
+      n = max_frames - done;
+    host_run(h, n, block, l + done, r + done);
+    for (size_t i = done; i < done + n; ++i)
+      if (fabsf(l[i]) > quiet || fabsf(r[i]) > quiet)
+        loud_end = i + 1;
+    done += n;
+  }
+  const size_t keep = loud_end + window;
+  return keep < stated ? stated : keep < done ? keep : done;
+}
+
+/* raised-cosine fade of the last RENDER_FADE_MS down to zero */
+static void
+fade_out(float* l, float* r, size_t frames, double rate)
+{
+  size_t n = (size_t)llround(RENDER_FADE_MS * 1e-3 * rate);
+  if (n > frames)
+    n = frames;
+  const double pi = 3.14159265358979323846;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t at = frames - n + i;
+    const double g = 0.5 + 0.5 * cos(pi * (double)(i + 1) / (double)n);
+    l[at] = (float)(l[at] * g);
+    r[at] = (float)(r[at] * g);
+  }
+}
+
 int
 main(int argc, char** argv)
 {
@@ -256,8 +316,9 @@ main(int argc, char** argv)
   sc.rate = 48000;
   sc.block = 256;
   sc.length = -1;
+  sc.tail = RENDER_TAIL_MAX;
   const char *wav = NULL, *png = NULL, *raw = NULL;
-  bool meters = false;
+  bool meters = false, tail = true;
 
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
@@ -267,6 +328,10 @@ main(int argc, char** argv)
     }
     if (!strcmp(a, "-m") || !strcmp(a, "--meters")) {
       meters = true;
+      continue;
+    }
+    if (!strcmp(a, "--no-tail")) {
+      tail = false;
       continue;
     }
     if (a[0] != '-') {
@@ -300,8 +365,10 @@ main(int argc, char** argv)
     last = fmax(last, sc.ramps[i].end);
   for (int i = 0; i < sc.n_events; ++i)
     last = fmax(last, sc.events[i].time);
-  const double length = sc.length >= 0 ? sc.length : last + 3.0;
-  const size_t frames = (size_t)llround(length * sc.rate);
+  const double stated = sc.length >= 0 ? sc.length : last + 3.0;
+  const size_t stated_frames = (size_t)llround(stated * sc.rate);
+  const size_t max_frames =
+      stated_frames + (tail ? (size_t)llround(sc.tail * sc.rate) : 0);
 
   host* h = host_open(sc.plugin, sc.rate, sc.block);
   if (!h)
@@ -329,13 +396,18 @@ main(int argc, char** argv)
       return 1;
   }
 
-  float* l = (float*)calloc(frames + 1, sizeof(float));
-  float* r = (float*)calloc(frames + 1, sizeof(float));
+  float* l = (float*)calloc(max_frames + 1, sizeof(float));
+  float* r = (float*)calloc(max_frames + 1, sizeof(float));
   if (!l || !r) {
     fputs("contact-render: out of memory\n", stderr);
     return 1;
   }
-  host_run(h, frames, sc.block, l, r);
+  const size_t frames =
+      tail ? render_until_quiet(h, sc.block, stated_frames, max_frames, l, r)
+           : (host_run(h, stated_frames, sc.block, l, r), stated_frames);
+  if (tail)
+    fade_out(l, r, frames, sc.rate);
+  const double length = (double)frames / sc.rate;
 
   float peak = 0;
   for (size_t i = 0; i < frames; ++i)
