@@ -20,6 +20,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static const double rate = 48000.0;
 #define FLOOR 1e-6 /* the plugins' audible floor at 0 dB gain */
@@ -70,9 +71,102 @@ largest_difference(const float* a, const float* b, int frames)
   return d;
 }
 
+/* An interactor on its object, seen through what the checks need. */
+typedef struct subject {
+  const char* name;
+  void (*process)(void* dsp, modal_object* o, int frames, float* l, float* r);
+  double (*unrest)(const void* dsp, const modal_object* o);
+  void (*settle)(void* dsp, modal_object* o);
+} subject;
+
+static void
+silence(int frames)
+{
+  for (int t = 0; t < frames; ++t)
+    l[t] = r[t] = 0.0f;
+}
+
+/* Run until the unrest is below FLOOR, then checks 3 and 1 on copies;
+ * leaves *settled_dsp, *settled_o settled (of dsp_size bytes). */
+static void
+check_rest(const subject* s, void* dsp, modal_object* o, size_t dsp_size,
+           void* settled_dsp, modal_object* settled_o)
+{
+  long frames = 0;
+  double unrest = INFINITY;
+  while (frames < 120 * (long)rate && !((unrest = s->unrest(dsp, o)) < FLOOR)) {
+    s->process(dsp, o, CHUNK, l, r);
+    frames += CHUNK;
+  }
+  printf("%s: unrest %.3g after %.2f s\n", s->name, unrest, frames / rate);
+  CHECK(unrest < FLOOR, "%s never came to rest", s->name);
+
+  /* 3: the bound holds over the next second of the unsettled voice */
+  memcpy(settled_dsp, dsp, dsp_size);
+  *settled_o = *o;
+  silence(LONG_RUN);
+  s->process(settled_dsp, settled_o, LONG_RUN, l, r);
+  printf("  unsettled, the next second peaks at %.3g (bound %.3g)\n",
+         peak(LONG_RUN), unrest);
+  CHECK(peak(LONG_RUN) <= unrest, "%s: the output beat the unrest bound",
+        s->name);
+
+  /* 1 */
+  memcpy(settled_dsp, dsp, dsp_size);
+  *settled_o = *o;
+  s->settle(settled_dsp, settled_o);
+  const double settled = s->unrest(settled_dsp, settled_o);
+  silence(LONG_RUN);
+  s->process(settled_dsp, settled_o, LONG_RUN, l, r);
+  printf("  settled: unrest %.3g, the next second peaks at %.3g\n", settled,
+         peak(LONG_RUN));
+  CHECK(settled < 1e-3 * FLOOR, "%s settled, unrest %.3g remains", s->name,
+        settled);
+  CHECK(peak(LONG_RUN) < 1e-3 * FLOOR, "%s moves once settled", s->name);
+}
+
+static void
+impact_run(void* dsp, modal_object* o, int frames, float* out_l, float* out_r)
+{
+  impact_process((impact*)dsp, o, frames, out_l, out_r, 1.0);
+}
+
+static double
+impact_rest(const void* dsp, const modal_object* o)
+{
+  return impact_unrest((const impact*)dsp, o);
+}
+
+static void
+impact_put_at_rest(void* dsp, modal_object* o)
+{
+  impact_settle((impact*)dsp, o);
+}
+
+static void
+rolling_run(void* dsp, modal_object* o, int frames, float* out_l, float* out_r)
+{
+  rolling_process((rolling*)dsp, o, frames, out_l, out_r, 1.0);
+}
+
+static double
+rolling_rest(const void* dsp, const modal_object* o)
+{
+  const rolling* ro = (const rolling*)dsp;
+  return ro->speed == 0.0 ? rolling_unrest(ro, o) : INFINITY;
+}
+
+static void
+rolling_put_at_rest(void* dsp, modal_object* o)
+{
+  rolling_settle((rolling*)dsp, o);
+}
+
 static void
 test_impact(void)
 {
+  static const subject hammer = {"impact, a hammer pressed by 1 N", impact_run,
+                                 impact_rest, impact_put_at_rest};
   static modal_object o, o2;
   static impact im, im2;
   static float later[LONG_RUN];
@@ -81,45 +175,14 @@ test_impact(void)
   impact_set_law(&im, (impact_law){1e8, 1.5, 0.5});
   impact_set_hammer(&im, 0.01, 1.0);
   impact_strike(&im, &o, 1.0);
-  long frames = 0;
-  double unrest = INFINITY;
-  while (frames < 120 * (long)rate &&
-         !((unrest = impact_unrest(&im, &o)) < FLOOR)) {
-    impact_process(&im, &o, CHUNK, l, r, 1.0);
-    frames += CHUNK;
-  }
-  printf("impact: hammer pressed by 1 N, unrest %.3g after %.2f s\n", unrest,
-         frames / rate);
-  CHECK(unrest < FLOOR, "the hammer never came to rest");
-
-  /* 3: the bound holds over the next second of the unsettled voice */
-  o2 = o;
-  im2 = im;
-  for (int t = 0; t < LONG_RUN; ++t)
-    l[t] = r[t] = 0.0f;
-  impact_process(&im2, &o2, LONG_RUN, l, r, 1.0);
-  printf("  unsettled, the next second peaks at %.3g (bound %.3g)\n",
-         peak(LONG_RUN), unrest);
-  CHECK(peak(LONG_RUN) <= unrest, "the output beat the unrest bound");
-
-  /* 1 */
-  o2 = o;
-  im2 = im;
-  impact_settle(&im2, &o2);
-  const double settled = impact_unrest(&im2, &o2);
-  for (int t = 0; t < LONG_RUN; ++t)
-    l[t] = r[t] = 0.0f;
-  impact_process(&im2, &o2, LONG_RUN, l, r, 1.0);
-  printf("  settled: unrest %.3g, the next second peaks at %.3g\n", settled,
-         peak(LONG_RUN));
-  CHECK(settled < 1e-3 * FLOOR, "settled, unrest %.3g remains", settled);
-  CHECK(peak(LONG_RUN) < 1e-3 * FLOOR, "the settled hammer moves");
+  check_rest(&hammer, &im, &o, sizeof(im), &im2, &o2);
 
   /* 2 */
   impact_strike(&im, &o, 1.0);
   impact_strike(&im2, &o2, 1.0);
+  silence(LONG_RUN);
   for (int t = 0; t < LONG_RUN; ++t)
-    l[t] = r[t] = later[t] = 0.0f;
+    later[t] = 0.0f;
   impact_process(&im, &o, LONG_RUN, later, r, 1.0);
   impact_process(&im2, &o2, LONG_RUN, l, r, 1.0);
   const int first = (int)(FIRST_CONTACT_S * rate);
@@ -135,6 +198,8 @@ test_impact(void)
 static void
 test_rolling(void)
 {
+  static const subject ball = {"rolling, a marble stopped on a table",
+                               rolling_run, rolling_rest, rolling_put_at_rest};
   static modal_object o, o2;
   static rolling ro, ro2;
   static float later[LONG_RUN];
@@ -147,42 +212,14 @@ test_rolling(void)
   rolling_set_speed(&ro, 0.05, 0.0);
   rolling_process(&ro, &o, LONG_RUN, l, r, 1.0);
   rolling_set_speed(&ro, 0.0, 0.2);
-  long frames = 0;
-  double unrest = INFINITY;
-  while (frames < 120 * (long)rate &&
-         !(ro.speed == 0.0 && (unrest = rolling_unrest(&ro, &o)) < FLOOR)) {
-    rolling_process(&ro, &o, CHUNK, l, r, 1.0);
-    frames += CHUNK;
-  }
-  printf("rolling: a marble stopped on a table, unrest %.3g %.2f s after\n",
-         unrest, frames / rate);
-  CHECK(unrest < FLOOR, "the ball never came to rest");
+  check_rest(&ball, &ro, &o, sizeof(ro), &ro2, &o2);
 
-  o2 = o;
-  ro2 = ro;
-  for (int t = 0; t < LONG_RUN; ++t)
-    l[t] = r[t] = 0.0f;
-  rolling_process(&ro2, &o2, LONG_RUN, l, r, 1.0);
-  printf("  unsettled, the next second peaks at %.3g (bound %.3g)\n",
-         peak(LONG_RUN), unrest);
-  CHECK(peak(LONG_RUN) <= unrest, "the output beat the unrest bound");
-
-  o2 = o;
-  ro2 = ro;
-  rolling_settle(&ro2, &o2);
-  const double settled = rolling_unrest(&ro2, &o2);
-  for (int t = 0; t < LONG_RUN; ++t)
-    l[t] = r[t] = 0.0f;
-  rolling_process(&ro2, &o2, LONG_RUN, l, r, 1.0);
-  printf("  settled: unrest %.3g, the next second peaks at %.3g\n", settled,
-         peak(LONG_RUN));
-  CHECK(settled < 1e-3 * FLOOR, "settled, unrest %.3g remains", settled);
-  CHECK(peak(LONG_RUN) < 1e-3 * FLOOR, "the settled ball moves");
-
+  /* 2 */
   rolling_set_speed(&ro, 0.05, 0.0);
   rolling_set_speed(&ro2, 0.05, 0.0);
+  silence(LONG_RUN);
   for (int t = 0; t < LONG_RUN; ++t)
-    l[t] = r[t] = later[t] = 0.0f;
+    later[t] = 0.0f;
   rolling_process(&ro, &o, LONG_RUN / 4, later, r, 1.0);
   rolling_process(&ro2, &o2, LONG_RUN / 4, l, r, 1.0);
   const double diff = largest_difference(l, later, LONG_RUN / 4);
