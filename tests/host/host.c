@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { EVENT_MAX = 64, SEQ_CAPACITY = 1 << 16, QUEUE = 1 << 16 };
 
@@ -263,6 +264,31 @@ setup_ports(host* h)
   return true;
 }
 
+/* lilv 0.24.14 crashes on a relative folder in LV2_PATH (a natural
+ * LV2_PATH=build/lv2): make every entry absolute first. */
+static void
+absolute_lv2_path(void)
+{
+  const char* path = getenv("LV2_PATH");
+  char cwd[4096];
+  if (!path || !getcwd(cwd, sizeof(cwd)))
+    return;
+  char fixed[16384] = "";
+  size_t used = 0;
+  for (const char* at = path; *at;) {
+    const size_t len = strcspn(at, ":");
+    const bool relative = len > 0 && at[0] != '/' && at[0] != '~';
+    const int n = snprintf(fixed + used, sizeof(fixed) - used, "%s%s%s%.*s",
+                           used ? ":" : "", relative ? cwd : "",
+                           relative ? "/" : "", (int)len, at);
+    if (n < 0 || (size_t)n >= sizeof(fixed) - used)
+      return; /* too long: leave it as it is */
+    used += (size_t)n;
+    at += len + (at[len] == ':');
+  }
+  setenv("LV2_PATH", fixed, 1);
+}
+
 host*
 host_open(const char* uri, double sample_rate, uint32_t max_block)
 {
@@ -324,6 +350,7 @@ host_open(const char* uri, double sample_rate, uint32_t max_block)
                                     NULL};
   memcpy(h->features, features, sizeof(features));
 
+  absolute_lv2_path();
   h->world = lilv_world_new();
   lilv_world_load_all(h->world);
   LilvNode* plugin_uri = lilv_new_uri(h->world, uri);

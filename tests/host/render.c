@@ -95,7 +95,8 @@ usage(FILE* f)
       "Lines starting with # are comments.\n\n",
       f);
   fprintf(f,
-          "Past its length the render goes on until the output has stayed\n"
+          "At its length held keys and the sustain pedal are let go, and the\n"
+          "render goes on until the output has stayed\n"
           "below %d dBFS for %d ms (the sound has rung out), or for the tail\n"
           "at most, and its last %d ms fade to zero: a file does not end with\n"
           "a step, which would click.\n",
@@ -388,6 +389,12 @@ main(int argc, char** argv)
   for (int i = 0; i < sc.n_events; ++i)
     host_midi(h, (uint64_t)llround(sc.events[i].time * sc.rate),
               sc.events[i].bytes, 3);
+  if (tail) { /* the scene is over: the pedal and every key let go */
+    const uint8_t pedal_up[3] = {0xB0, 64, 0},
+                  all_notes_off[3] = {0xB0, 123, 0};
+    host_midi(h, stated_frames, pedal_up, 3);
+    host_midi(h, stated_frames, all_notes_off, 3);
+  }
   for (int i = 0; i < sc.n_ramps; ++i) {
     const ramp_spec* r = &sc.ramps[i];
     if (!host_ramp(h, r->symbol, (uint64_t)llround(r->start * sc.rate),
