@@ -241,6 +241,7 @@ render_voice(instrument* in, int v, float* out_l, float* out_r, int frames)
   in->cls->render(in, v, in->scratch_l, in->scratch_r, frames);
   if (!in->cls->finite(in, v) || !modal_is_finite(instrument_object(in, v))) {
     in->report.voice_resets++;
+    in->repairs++;
     free_voice(in, v);
     return;
   }
@@ -326,17 +327,20 @@ render(instrument* in, uint32_t from, uint32_t to)
   }
 }
 
-/* whatever happened, never hand the host NaN, Inf or a runaway level */
-static void
+/* whatever happened, never hand the host NaN, Inf or a runaway level;
+ * returns how many samples needed it */
+static uint64_t
 sanitize(float* out, uint32_t frames)
 {
+  uint64_t repaired = 0;
   for (uint32_t t = 0; t < frames; ++t) {
     const float x = out[t];
-    out[t] = !isfinite(x)        ? 0.0f
-             : x > output_clamp  ? output_clamp
-             : x < -output_clamp ? -output_clamp
-                                 : x;
+    if (isfinite(x) && x <= output_clamp && x >= -output_clamp)
+      continue;
+    out[t] = !isfinite(x) ? 0.0f : x > 0.0f ? output_clamp : -output_clamp;
+    ++repaired;
   }
+  return repaired;
 }
 
 static void
@@ -361,6 +365,7 @@ write_meters(instrument* in)
   }
   write_port(in, cls->cap_hits_meter, (double)cap_hits);
   write_port(in, cls->voices_meter, computed);
+  write_port(in, cls->repairs_meter, (double)in->repairs);
 
   double now[INSTRUMENT_MAX_METERS] = {0};
   if (in->last_started >= 0)
@@ -423,8 +428,7 @@ instrument_run(LV2_Handle h, uint32_t n_samples)
   render(in, t, n_samples);
 
   limiter_process(&in->limiter, out_l, out_r, n_samples);
-  sanitize(out_l, n_samples);
-  sanitize(out_r, n_samples);
+  in->repairs += sanitize(out_l, n_samples) + sanitize(out_r, n_samples);
   write_meters(in);
   plugin_host_report(&in->host, &in->report, n_samples);
   dsp_restore_fp_mode(fp_mode);

@@ -56,8 +56,8 @@ typedef struct instrument_class {
   const plugin_info* info;
   int object_port; /* index of the object's first port */
   int out_l, out_r, midi_in;
-  int cap_hits_meter, voices_meter; /* ports */
-  const instrument_meter* meters;   /* n_meters of them, of the last voice */
+  int cap_hits_meter, voices_meter, repairs_meter; /* ports */
+  const instrument_meter* meters; /* n_meters of them, of the last voice */
   int n_meters;
   size_t voice_size; /* bytes, a multiple of 64 */
   size_t user_size;  /* bytes of the instrument's own settings (in->user) */
@@ -101,7 +101,8 @@ typedef struct instrument_class {
 #define INSTRUMENT_PORTS(PREFIX)                                               \
   .object_port = PREFIX##_OBJECT, .out_l = PREFIX##_OUT_L,                     \
   .out_r = PREFIX##_OUT_R, .midi_in = PREFIX##_MIDI_IN,                        \
-  .cap_hits_meter = PREFIX##_NEWTON_CAP_HITS, .voices_meter = PREFIX##_VOICES
+  .cap_hits_meter = PREFIX##_NEWTON_CAP_HITS, .voices_meter = PREFIX##_VOICES, \
+  .repairs_meter = PREFIX##_OUTPUT_REPAIRS
 #define INSTRUMENT_VOICE_LAYOUT(voice_type, settings_type)                     \
   .voice_size = sizeof(voice_type), .user_size = sizeof(settings_type),        \
   .object_offset = offsetof(voice_type, object),                               \
@@ -140,6 +141,7 @@ struct instrument {
   int keys_down;
   double gain_now, gain_coeff;
   output_limiter limiter;
+  uint64_t repairs; /* output samples and voices the guards repaired */
   bool activated;
   float rate_option;
   float scratch_l[INSTRUMENT_CHUNK], scratch_r[INSTRUMENT_CHUNK];

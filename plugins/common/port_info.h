@@ -92,7 +92,12 @@ typedef struct plugin_info {
       PORT(PORT_METER, "voices", "Voices", "meters", NULL, 0, 0, 17,           \
            PORT_INTEGER,                                                       \
            "Voices being computed: a voice is freed (or parked at rest) "      \
-           "once its sound has decayed below -120 dBFS.")
+           "once its sound has decayed below -120 dBFS."),                     \
+      PORT(PORT_METER, "output_repairs", "Output repairs", "meters", NULL, 0,  \
+           0, 1e9f, PORT_INTEGER,                                              \
+           "Output samples the last guard had to repair (not finite, or "      \
+           "beyond +-16) and voices reset because their state was no longer "  \
+           "finite, since the plugin started (expected to stay 0).")
 
 /* Port `index` of the plugin, own or object's (NULL out of range). */
 const port_info* plugin_port(const plugin_info* p, int index);
