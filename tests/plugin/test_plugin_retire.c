@@ -17,8 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SILENCE         1e-6 /* -120 dBFS */
-#define RETIRE_WITHIN_S 10.0 /* the issue's bar */
+#define SILENCE 1e-6 /* -120 dBFS */
+/* The bar: the hardening issue asks for 10 s; the voices retire 0.08 s
+ * (rolling) to 0.14 s (impact) after going quiet, at the next look after
+ * the unrest bound falls below the floor: 1 s is 7x the slowest. */
+#define RETIRE_WITHIN_S 1.0
 #define LONGEST_S       60.0 /* how long a test waits at most */
 enum { BLOCK = 256 };
 
@@ -70,7 +73,7 @@ main(int argc, char** argv)
     double quiet, retired;
     const bool done = follow(uri, counts[c], 0.5, &quiet, &retired);
     printf("%s, %d note(s) released at 0.5 s: below -120 dBFS from %.2f s, "
-           "voices computed back to 0 at %.2f s (%.2f s later; bar %.0f s)\n",
+           "voices computed back to 0 at %.2f s (%.2f s later; bar %.1f s)\n",
            uri, counts[c], quiet, retired, retired - quiet, RETIRE_WITHIN_S);
     CHECK(done, "%d note(s): voices still computed after %.0f s", counts[c],
           LONGEST_S);
