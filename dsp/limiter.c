@@ -44,10 +44,12 @@ limiter_process(output_limiter* lim, float* l, float* r, uint32_t frames)
   const double span = LIMITER_CEILING - 1.0;
   double e = lim->envelope;
   for (uint32_t t = 0; t < frames; ++t) {
-    double peak = fmax(fabs((double)l[t]), fabs((double)r[t]));
+    /* every finite peak, however loud (the physics at its extremes and +60
+     * dB of gain reach +120 dBFS and more), is held under the ceiling; it
+     * takes hold + release x ln(peak) to recover, which CC120 cuts short */
+    const double peak = fmax(fabs((double)l[t]), fabs((double)r[t]));
     if (!isfinite(peak))
       continue; /* left to the sanitizer; it must not hold the envelope */
-    peak = peak < LIMITER_MAX_ENVELOPE ? peak : LIMITER_MAX_ENVELOPE;
     if (peak >= e) {
       e = peak;
       lim->hold_left = lim->hold;

@@ -25,11 +25,6 @@
 #define LIMITER_CEILING   2.0  /* +6 dBFS, never reached */
 #define LIMITER_HOLD_S    0.02 /* longer than a period down to 50 Hz */
 #define LIMITER_RELEASE_S 0.2  /* 1/e time of the envelope's fall */
-/* The envelope follows peaks up to +120 dBFS (the loudest physics the
- * ports allow, +30 dBFS, at +60 dB of gain, with room); beyond is only a
- * blow-up, which the output's hard clamp takes: holding such a peak would
- * mute the instrument for long after it. */
-#define LIMITER_MAX_ENVELOPE 1e6
 
 typedef struct output_limiter {
   double envelope;    /* peak envelope, full scale = 1 */

@@ -203,3 +203,116 @@ log_slope(const double* f, const double* power, int count, double f1, double f2)
   }
   return (bands * sty - st * sy) / (bands * stt - st * st);
 }
+
+double
+fit_damped_sines(const float* x, size_t n, double rate, int k,
+                 const double* freq, const double* decay, double* re,
+                 double* im)
+{
+  enum { MAX = 32 };
+  const int m = 2 * k;
+  if (k < 1 || m > MAX)
+    return NAN;
+  double a[MAX][MAX + 1] = {{0}};
+  double cr[MAX / 2], ci[MAX / 2], rr[MAX / 2], ri[MAX / 2], basis[MAX];
+  for (int i = 0; i < k; ++i) {
+    /* e^((-1/decay + j w) t), rotated a step at a time */
+    const double g = isfinite(decay[i]) ? exp(-1.0 / (decay[i] * rate)) : 1.0;
+    const double w = 2.0 * PI * freq[i] / rate;
+    rr[i] = g * cos(w);
+    ri[i] = g * sin(w);
+    cr[i] = 1.0;
+    ci[i] = 0.0;
+  }
+  for (size_t t = 0; t < n; ++t) {
+    for (int i = 0; i < k; ++i) {
+      basis[2 * i] = cr[i];
+      basis[2 * i + 1] = ci[i];
+      const double nr = cr[i] * rr[i] - ci[i] * ri[i];
+      ci[i] = cr[i] * ri[i] + ci[i] * rr[i];
+      cr[i] = nr;
+    }
+    for (int r = 0; r < m; ++r) {
+      for (int c = r; c < m; ++c)
+        a[r][c] += basis[r] * basis[c];
+      a[r][m] += basis[r] * x[t];
+    }
+  }
+  for (int r = 0; r < m; ++r)
+    for (int c = 0; c < r; ++c)
+      a[r][c] = a[c][r];
+  /* Gaussian elimination with partial pivoting */
+  for (int c = 0; c < m; ++c) {
+    int p = c;
+    for (int r = c + 1; r < m; ++r)
+      if (fabs(a[r][c]) > fabs(a[p][c]))
+        p = r;
+    if (a[p][c] == 0.0)
+      return NAN;
+    for (int j = 0; j <= m; ++j) {
+      const double tmp = a[c][j];
+      a[c][j] = a[p][j];
+      a[p][j] = tmp;
+    }
+    for (int r = c + 1; r < m; ++r) {
+      const double f = a[r][c] / a[c][c];
+      for (int j = c; j <= m; ++j)
+        a[r][j] -= f * a[c][j];
+    }
+  }
+  double sol[MAX];
+  for (int r = m - 1; r >= 0; --r) {
+    double s = a[r][m];
+    for (int j = r + 1; j < m; ++j)
+      s -= a[r][j] * sol[j];
+    sol[r] = s / a[r][r];
+  }
+  for (int i = 0; i < k; ++i) {
+    re[i] = sol[2 * i];
+    im[i] = sol[2 * i + 1];
+    cr[i] = 1.0;
+    ci[i] = 0.0;
+  }
+  /* the residual */
+  double sum = 0.0;
+  for (size_t t = 0; t < n; ++t) {
+    double y = x[t];
+    for (int i = 0; i < k; ++i) {
+      y -= re[i] * cr[i] + im[i] * ci[i];
+      const double nr = cr[i] * rr[i] - ci[i] * ri[i];
+      ci[i] = cr[i] * ri[i] + ci[i] * rr[i];
+      cr[i] = nr;
+    }
+    sum += y * y;
+  }
+  return n ? sqrt(sum / (double)n) : NAN;
+}
+
+void
+measure_modes(const float* x, size_t window, size_t gap, double rate, int k,
+              const double* freq_guess, const double* decay_guess, double* freq,
+              double* decay, double* amp)
+{
+  double re1[16], im1[16], re2[16], im2[16];
+  fit_damped_sines(x, window, rate, k, freq_guess, decay_guess, re1, im1);
+  fit_damped_sines(x + gap, window, rate, k, freq_guess, decay_guess, re2, im2);
+  const double dt = (double)gap / rate;
+  for (int i = 0; i < k; ++i) {
+    /* complex amplitudes re - j im (cos + j sin basis) */
+    const double a1 = hypot(re1[i], im1[i]), a2 = hypot(re2[i], im2[i]);
+    const double p1 = atan2(-im1[i], re1[i]), p2 = atan2(-im2[i], re2[i]);
+    const double expect = 2.0 * PI * freq_guess[i] * dt;
+    double turn = p2 - p1 - expect;
+    turn -= 2.0 * PI * floor(turn / (2.0 * PI) + 0.5);
+    freq[i] = (expect + turn) / (2.0 * PI * dt);
+    decay[i] = dt / log(a1 / a2);
+    if (amp)
+      amp[i] = a1;
+  }
+}
+
+double
+worst_of(double worst, double err)
+{
+  return isnan(err) || isnan(worst) ? INFINITY : fmax(worst, fabs(err));
+}

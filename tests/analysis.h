@@ -35,4 +35,30 @@ double log_slope(const double* f, const double* power, int count, double f1,
 double peak_abs(const float* x, size_t n);
 double rms(const float* x, size_t n);
 
+/* Linear least-squares fit of x[0..n) by k damped sinusoids of known
+ * frequency freq[i] (Hz) and 1/e decay time decay[i] (s; INFINITY for
+ * none): x[t] ~ sum_i e^(-t/decay_i) (re_i cos(w_i t) + im_i sin(w_i t)),
+ * t = index / rate.  (re_i, -im_i) is mode i's complex amplitude at x[0].
+ * Returns the rms of the residual (NAN if the fit is singular); k <= 16.
+ * On free modal ringing with the right frequencies and decays the fit is
+ * exact to the signal's rounding. */
+double fit_damped_sines(const float* x, size_t n, double rate, int k,
+                        const double* freq, const double* decay, double* re,
+                        double* im);
+
+/* Frequency and decay of k ringing modes measured from two windows of
+ * `window` samples, the second `gap` samples after the first: each is fit
+ * by fit_damped_sines() with the guesses, and each mode's complex
+ * amplitude turns by 2 pi f gap / rate and shrinks by e^(-gap / rate /
+ * decay) from one to the next, whatever the guesses' small errors (the
+ * fit commutes with a phase turn).  freq_guess must be within rate / (2
+ * gap) of the truth.  amp[i] (optional): mode i's amplitude at x[0]. */
+void measure_modes(const float* x, size_t window, size_t gap, double rate,
+                   int k, const double* freq_guess, const double* decay_guess,
+                   double* freq, double* decay, double* amp);
+
+/* max(worst, |err|), NAN counting as the worst of all (fmax would drop
+ * it), for tests that keep the worst error */
+double worst_of(double worst, double err);
+
 #endif

@@ -89,9 +89,18 @@ eq6_residual(double mu, double v_in, double v_out)
   return fabs(lhs - rhs) / rhs;
 }
 
+/* Bars, 4-10x the worst error achieved over the cases (in the comments),
+ * which is mostly the RK4 reference's own (h = T / 10^5; x_max is its
+ * largest sample, O(h^2) below the peak) */
+static const double v_out_bar = 5e-12;        /* 1.1e-12 */
+static const double contact_time_bar = 5e-11; /* 1.0e-11 */
+static const double x_max_bar = 3e-10;        /* 5.4e-11 */
+static const double energy_end_bar = 2e-15;   /* 2.2e-16 */
+
 int
 main(void)
 {
+  double worst_x = 0.0, worst_e = 0.0, worst_residual = 0.0;
   const double m = 0.01;
   /* k, alpha, mu, v_in: the accuracy-bar cases, the elastic limit, a
    * linear spring, and mu v_in large enough for v_out to hug -1/mu */
@@ -107,27 +116,35 @@ main(void)
     printf("k=%g alpha=%g mu=%g v_in=%g\n", k, a, mu, v_in);
     const trajectory ref = integrate(m, k, a, mu, v_in);
     const double v_out = hc_rebound_velocity(mu, v_in);
-    check_rel("v_out (eq 6) vs RK4", v_out, ref.v_out, 1e-7);
+    check_rel("v_out (eq 6) vs RK4", v_out, ref.v_out, v_out_bar);
     check_rel("contact time (eq 9) vs RK4", hc_contact_time(m, k, a, mu, v_in),
-              ref.contact_time, 1e-6);
+              ref.contact_time, contact_time_bar);
     check_rel("x_max (eq 4) vs RK4", hc_max_compression(m, k, a, mu, v_in),
-              ref.x_max, 1e-6);
+              ref.x_max, x_max_bar);
     check_rel("H(v_in) = m v_in^2 / 2", hc_energy(m, mu, v_in, v_in),
-              0.5 * m * v_in * v_in, 1e-14);
+              0.5 * m * v_in * v_in, 1e-15); /* achieved 0: rounding */
     /* Near v_lim = -1/mu the forms in v are ill-conditioned (1 + mu v
      * cancels; at mu v_in = 50 it is below 1e-20): there only the contact
      * time, computed in log(1 + mu v), is compared. */
     if (1.0 + mu * v_out < 1e-3)
       continue;
-    CHECK(mu == 0.0 || eq6_residual(mu, v_in, v_out) < 1e-13,
-          "eq 6 residual %g", eq6_residual(mu, v_in, v_out));
-    CHECK(ref.worst_x_rel < 1e-7, "x(v) (eq 3) off the trajectory by %g",
-          ref.worst_x_rel);
-    CHECK(ref.worst_energy_rel < 1e-9, "H(v) (eq 20) off by %g of H0",
-          ref.worst_energy_rel);
+    if (mu != 0.0)
+      worst_residual = fmax(worst_residual, eq6_residual(mu, v_in, v_out));
+    worst_x = fmax(worst_x, ref.worst_x_rel);
+    worst_e = fmax(worst_e, ref.worst_energy_rel);
     check_rel("H(v_out) = m v_out^2 / 2", hc_energy(m, mu, v_in, v_out),
-              0.5 * m * v_out * v_out, 1e-10);
+              0.5 * m * v_out * v_out, energy_end_bar);
   }
+  /* achieved 2.5e-16, 1.2e-9 (x where v changes slowest, near x_max,
+   * is the most sensitive to the RK4's step), 2.6e-13: bars 4x */
+  const double residual_bar = 1e-15, x_bar = 5e-9, e_bar = 1e-12;
+  printf("eq 6 residual %.1e (bar %.0e); along the RK4 trajectories x(v) "
+         "(eq 3) off by %.1e (bar %.0e), H(v) (eq 20) by %.1e of H0 (bar "
+         "%.0e)\n",
+         worst_residual, residual_bar, worst_x, x_bar, worst_e, e_bar);
+  CHECK(worst_residual < residual_bar, "eq 6 residual %g", worst_residual);
+  CHECK(worst_x < x_bar, "x(v) (eq 3) off the trajectory by %g", worst_x);
+  CHECK(worst_e < e_bar, "H(v) (eq 20) off by %g of H0", worst_e);
 
   /* [papetti] table II, last column: the error of the approximation
    * eqs 7-8 as (v~ - v) / |v|, printed as -0.013 % for case 2 (mu = 0.5,
@@ -144,11 +161,13 @@ main(void)
         "table II(b) approximation error %g %%, paper -0.013 %%", 100 * e2);
 
   /* limits: the undamped closed form, and the linear spring's half period */
+  /* achieved 6.7e-14 (mu = 1e-12 itself moves it by ~1e-12 v); 7x */
   check_rel("contact time, mu -> 0", hc_contact_time(m, 1e9, 1.5, 1e-12, 1.0),
-            hc_contact_time_undamped(m, 1e9, 1.5, 1.0), 1e-9);
+            hc_contact_time_undamped(m, 1e9, 1.5, 1.0), 5e-13);
+  /* achieved 0: rounding */
   check_rel("linear spring: pi sqrt(m/k)",
             hc_contact_time_undamped(m, 1e6, 1.0, 0.3),
-            3.14159265358979323846 * sqrt(m / 1e6), 1e-12);
+            3.14159265358979323846 * sqrt(m / 1e6), 1e-15);
   check_rel("v_out, mu = 0", hc_rebound_velocity(0.0, 1.7), -1.7, 0.0);
   return check_done("test_closed_form");
 }

@@ -81,7 +81,8 @@ main(void)
   printf("mu = 0 on a wall: rebound speed off the impact speed by %.2e at "
          "worst\n",
          worst);
-  CHECK(worst < 1e-12, "elastic rebound off by %g", worst);
+  /* achieved 1.3e-14 (the discrete gradient is exact; rounding): 4x */
+  CHECK(worst < 5e-14, "elastic rebound off by %g", worst);
 
   /* 2. no damping anywhere: energy kept through the contacts */
   const double rates[2] = {44100.0, 96000.0};
@@ -97,7 +98,8 @@ main(void)
       printf("undamped, %g kHz, object %g kg: %u contact(s), energy drift "
              "%.2e\n",
              rates[k] / 1e3, mass, (unsigned)im.last.serial, drift);
-      CHECK(fabs(drift) < 1e-9, "undamped energy drifted by %g", drift);
+      /* achieved 6.5e-13 at worst (rounding over 25600 samples): 5x */
+      CHECK(fabs(drift) < 3e-12, "undamped energy drifted by %g", drift);
       CHECK(im.last.serial >= 1, "no contact");
     }
 
@@ -116,7 +118,8 @@ main(void)
   printf("damped, with gravity: %u contacts, largest rise in one sample "
          "%.2e of the initial energy\n",
          (unsigned)im.last.serial, rise);
-  CHECK(rise < 1e-12, "energy rose by %g", rise);
+  /* achieved 0: never a rise; the bar a few roundings of the sum */
+  CHECK(rise < 1e-15, "energy rose by %g", rise);
   CHECK(im.last.serial > 5, "too few contacts (%u)", (unsigned)im.last.serial);
 
   /* 4. [papetti] table III: 100 rebounds, gravity acting in flight only
@@ -124,6 +127,9 @@ main(void)
    * sequence of eq 6 */
   const double cases[2][4] = {{1e7, 1.3, 0.01, 0.5}, {1e9, 1.5, 0.5, 1.0}};
   const double rk4[2] = {0.907, 2.153};
+  /* achieved -0.0016 % and -0.066 %: bars 3x (the paper's RK4 is 500x
+   * and 30x worse) */
+  const double bar[2] = {0.005, 0.2};
   for (int c = 0; c < 2; ++c) {
     const impact_law law = {cases[c][0], cases[c][1], cases[c][2]};
     double v = cases[c][3], v_theory = cases[c][3];
@@ -139,7 +145,7 @@ main(void)
     printf("table III case %d: residual energy after 100 rebounds off by "
            "%+.4f %% (paper: RK4 %.3f %%)\n",
            c + 1, err, rk4[c]);
-    CHECK(fabs(err) < rk4[c] / 10.0, "case %d: %g %%", c + 1, err);
+    CHECK(fabs(err) < bar[c], "case %d: %g %% (bar %g %%)", c + 1, err, bar[c]);
   }
   return check_done("test_energy");
 }

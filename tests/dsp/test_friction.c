@@ -2,23 +2,31 @@
 /*
  * The friction interactor ([ch8] 8.3.2, 8.A):
  * 1. steady sliding at a constant relative velocity gives the Stribeck
- *    force sigma0 z_ss(v) + sigma2 v within 1 %, over 4 decades of v and
- *    both signs;
+ *    force sigma0 z_ss(v) + sigma2 v, z_ss written here from [ch8] eq
+ *    8.17, to rounding, over 4 decades of v and both signs;
  * 2. below breakaway the contact is elastic: a force under the breakaway
  *    force deflects the bristles to f / sigma0 and nothing drifts;
  * 3. stick-slip of an exciter on a single 100 Hz mode driven at 0.05 m/s
- *    is periodic, and its period and peak-to-peak displacement agree
- *    within 2 % with the same model run at 8x the sample rate;
+ *    is periodic, and its period and peak-to-peak displacement agree with
+ *    an independent RK4 integration of the same equations (eq 8.16, the
+ *    grip spring, the mode) written here with 16 steps per sample;
  * 4. Newton on z' over a grid of normal forces, velocities, bristle
  *    stiffnesses, both drives and two rates never fails, with a median of
- *    at most 3 and a maximum of at most 8 iterations;
+ *    1 and a maximum of at most 7 iterations;
  * 5. the second partials of z' (which decide when a Newton step needs no
  *    check) agree with central differences of its first partials;
  * 6. each solve lands within the tolerance it claims: over 2 10^5 random
  *    implicit steps, within 1e-4 of the guess's miss (or 1e-10 of
  *    |z'| + |v|) of the root found by bisection to machine precision;
  * 7. at the corners of the parameter ranges the interactor stays finite
- *    and Newton never reaches its cap.
+ *    and Newton never reaches its cap;
+ * 8. the normal force and the bow velocity glide to their settings as the
+ *    documented exponentials (5 ms and 30 ms) sample by sample, and the
+ *    output is the same bit for bit however the samples are split into
+ *    calls;
+ * 9. the bristles' relaxation over one step is the theta rule's: the
+ *    trapezoid (eq 8.34) for h lambda <= 2, theta = 1 - 1/(h lambda)
+ *    above.
  */
 #include "check.h"
 #include "friction.h"
@@ -27,6 +35,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#define PI 3.14159265358979323846
 
 static modal_object o;
 static friction fr;
@@ -62,23 +72,15 @@ run(double seconds)
         &fr, &o, (int)(frames - done < 4800 ? frames - done : 4800), l, r, 1.0);
 }
 
-/* period (s) and peak-to-peak displacement of the mode after 2 s, and the
- * spread of the periods relative to their mean */
+/* period (s), peak-to-peak displacement and the spread of the periods
+ * relative to their mean, of x[0..n) sampled at `rate` */
 static void
-stick_slip(double rate, double* period, double* pp, double* jitter)
+periodicity(const double* x, long n, double rate, double* period, double* pp,
+            double* jitter)
 {
-  setup(rate, 1, 0.1, FRICTION_DRIVE_VELOCITY);
-  friction_set_normal_force(&fr, 1.0);
-  friction_set_motion(&fr, 0.05, 0.0);
-  run(2.0);
-  const long n = (long)(2.0 * rate);
-  double* x = (double*)malloc(sizeof(double) * (size_t)n);
   double mean = 0.0;
-  for (long i = 0; i < n; ++i) {
-    friction_process(&fr, &o, 1, l, r, 1.0);
-    x[i] = o.x[0];
+  for (long i = 0; i < n; ++i)
     mean += x[i] / n;
-  }
   double lo = INFINITY, hi = -INFINITY, last = -1.0, sum = 0.0, sum2 = 0.0;
   int k = 0;
   for (long i = 1; i < n; ++i) {
@@ -95,10 +97,129 @@ stick_slip(double rate, double* period, double* pp, double* jitter)
       last = t;
     }
   }
-  free(x);
   *period = sum / k;
   *pp = hi - lo;
   *jitter = sqrt(fmax(sum2 / k - *period * *period, 0.0)) / *period;
+}
+
+/* the stick-slip case: an exciter of 10 g held by the grip to an anchor
+ * moving at 0.05 m/s, pressed by 1 N on one 100 Hz mode (1 s, 0.1 kg) */
+static const double slip_bow = 0.05, slip_mode = 100.0, slip_decay = 1.0,
+                    slip_mass = 0.1, slip_exciter = 0.01;
+
+/* the mode's displacement over 2 s after 2 s, at `rate` */
+static void
+stick_slip(double rate, double* period, double* pp, double* jitter)
+{
+  setup(rate, 1, slip_mass, FRICTION_DRIVE_VELOCITY);
+  friction_set_normal_force(&fr, 1.0);
+  friction_set_motion(&fr, slip_bow, 0.0);
+  run(2.0);
+  const long n = (long)(2.0 * rate);
+  double* x = (double*)malloc(sizeof(double) * (size_t)n);
+  for (long i = 0; i < n; ++i) {
+    friction_process(&fr, &o, 1, l, r, 1.0);
+    x[i] = o.x[0];
+  }
+  periodicity(x, n, rate, period, pp, jitter);
+  free(x);
+}
+
+/* The same system integrated independently of dsp/friction.c and
+ * dsp/modal.c: classical RK4 on the ODEs, `per_sample` steps per sample.
+ *   bristles ([ch8] eq 8.16):  z' = v (1 - alpha(v, z) z / z_ss(v)),
+ *     f = sigma0 z + sigma1 z' + sigma2 v;
+ *   z_ss (eq 8.17) = sgn(v) (f_c + (f_s - f_c) e^{-(v/v_s)^2}) / sigma0,
+ *     f_c = mu_d f_N, f_s = mu_s f_N;
+ *   alpha (eqs 8.18-8.19): 0 for |z| < z_ba or sgn z != sgn v, 1 for
+ *     |z| >= |z_ss|, (1 + sin(pi (|z| - (|z_ss| + z_ba)/2) / (|z_ss| -
+ *     z_ba))) / 2 between, z_ba = c mu_d f_N / sigma0 (eq 8.28);
+ *   the grip (friction.h): y'' = -2 zeta w0 y' - w0^2 y - f / m_e - a_anchor,
+ *     w0 = 2 pi 250 Hz, zeta = 0.7, the exciter's velocity anchor + y';
+ *   the mode ([ch8] eq 8.1): x'' = -(2 / t_e) x' - (w_d^2 + 1/t_e^2) x +
+ *     f / m;
+ *   v = anchor + y' - x'.  The bow speed and the normal force rise as
+ *   1 - e^{-t / 30 ms} and 1 - e^{-t / 5 ms} (the glides); the limit cycle
+ *   measured after 2 s does not depend on them. */
+typedef struct slip_state {
+  double z, y, yv, x, xv;
+} slip_state;
+
+static double
+ref_zss(const friction_law* law, double fn, double v)
+{
+  const double r = v / law->stribeck;
+  return (v > 0 ? 1.0 : -1.0) *
+         (law->mu_d * fn + (law->mu_s - law->mu_d) * fn * exp(-r * r)) /
+         law->sigma0;
+}
+
+static slip_state
+slip_rate(const friction_law* law, double t, const slip_state* s)
+{
+  const double w0 = 2.0 * PI * 250.0, zeta = 0.7;
+  const double sigma = 1.0 / slip_decay, wd = 2.0 * PI * slip_mode;
+  const double fn = -expm1(-t / 0.005);
+  const double anchor = slip_bow * -expm1(-t / 0.03);
+  const double anchor_a = slip_bow / 0.03 * exp(-t / 0.03);
+  const double v = anchor + s->yv - s->xv;
+  double zd = v;
+  if (v != 0.0) {
+    const double zss = ref_zss(law, fn, v), m = fabs(zss);
+    const double zba = law->breakaway * law->mu_d * fn / law->sigma0;
+    const double a = fabs(s->z);
+    double alpha = 0.0;
+    if (s->z * v > 0.0 && a > zba)
+      alpha = a >= m
+                  ? 1.0
+                  : 0.5 * (1.0 + sin(PI * (a - 0.5 * (m + zba)) / (m - zba)));
+    zd = v * (1.0 - alpha * s->z / zss);
+  }
+  const double f = law->sigma0 * s->z + law->sigma1 * zd + law->sigma2 * v;
+  return (slip_state){
+      zd, s->yv,
+      -2.0 * zeta * w0 * s->yv - w0 * w0 * s->y - f / slip_exciter - anchor_a,
+      s->xv,
+      -2.0 * sigma * s->xv - (wd * wd + sigma * sigma) * s->x + f / slip_mass};
+}
+
+static slip_state
+slip_axpy(const slip_state* s, double h, const slip_state* d)
+{
+  return (slip_state){s->z + h * d->z, s->y + h * d->y, s->yv + h * d->yv,
+                      s->x + h * d->x, s->xv + h * d->xv};
+}
+
+static void
+stick_slip_reference(double rate, int per_sample, double* period, double* pp,
+                     double* jitter)
+{
+  const friction_law* law = &soft_bristles;
+  const double h = 1.0 / (rate * per_sample);
+  const long n = (long)(2.0 * rate);
+  double* x = (double*)malloc(sizeof(double) * (size_t)n);
+  slip_state s = {0};
+  for (long i = 0; i < 2 * n; ++i) {
+    for (int k = 0; k < per_sample; ++k) {
+      const double t = ((double)i * per_sample + k) * h;
+      const slip_state k1 = slip_rate(law, t, &s);
+      slip_state u = slip_axpy(&s, 0.5 * h, &k1);
+      const slip_state k2 = slip_rate(law, t + 0.5 * h, &u);
+      u = slip_axpy(&s, 0.5 * h, &k2);
+      const slip_state k3 = slip_rate(law, t + 0.5 * h, &u);
+      u = slip_axpy(&s, h, &k3);
+      const slip_state k4 = slip_rate(law, t + h, &u);
+      s.z += h / 6.0 * (k1.z + 2.0 * (k2.z + k3.z) + k4.z);
+      s.y += h / 6.0 * (k1.y + 2.0 * (k2.y + k3.y) + k4.y);
+      s.yv += h / 6.0 * (k1.yv + 2.0 * (k2.yv + k3.yv) + k4.yv);
+      s.x += h / 6.0 * (k1.x + 2.0 * (k2.x + k3.x) + k4.x);
+      s.xv += h / 6.0 * (k1.xv + 2.0 * (k2.xv + k3.xv) + k4.xv);
+    }
+    if (i >= n)
+      x[i - n] = s.x;
+  }
+  periodicity(x, n, rate, period, pp, jitter);
+  free(x);
 }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
@@ -191,7 +312,9 @@ second_partials(void)
   printf("second partials of z' at %d points: off the central differences "
          "by %.2e at worst (relative)\n",
          points, worst);
-  CHECK(worst < 1e-6, "second partials off by %g", worst);
+  /* achieved 2.4e-8: the central differences' own error (h^2 and
+   * rounding over h); 4x */
+  CHECK(worst < 1e-7, "second partials off by %g", worst);
 }
 
 static void
@@ -274,29 +397,128 @@ corners(void)
         (unsigned long long)caps);
 }
 
+/* 8. The glides, sample by sample: from rest, f_N set to 1 N and the bow
+ * to 0.1 m/s, after n samples the normal force is 1 - e^{-n / (5 ms fs)}
+ * and the anchor 0.1 (1 - e^{-n / (30 ms fs)}) (friction.h), whatever the
+ * calls' sizes; and the output is the same bit for bit. */
+static void
+glides(void)
+{
+  static const int sizes[] = {1, 7, 64, 480, 4800};
+  enum { FRAMES = 4800 };
+  static float first_l[FRAMES];
+  const double fs = 48000.0;
+  double worst_fn = 0.0, worst_anchor = 0.0, worst_out = 0.0;
+  for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); ++k) {
+    static float out_l[FRAMES], out_r[FRAMES];
+    for (int i = 0; i < FRAMES; ++i)
+      out_l[i] = out_r[i] = 0.0f;
+    setup(fs, 3, 0.1, FRICTION_DRIVE_VELOCITY);
+    friction_set_normal_force(&fr, 1.0);
+    friction_set_motion(&fr, 0.1, 0.0);
+    for (int n = 0; n < FRAMES;) {
+      const int m = n + sizes[k] <= FRAMES ? sizes[k] : FRAMES - n;
+      friction_process(&fr, &o, m, out_l + n, out_r + n, 1.0);
+      n += m;
+      worst_fn = fmax(worst_fn, fabs(fr.fn + expm1(-n / (0.005 * fs))));
+      worst_anchor =
+          fmax(worst_anchor, fabs(fr.anchor_v / 0.1 + expm1(-n / (0.03 * fs))));
+    }
+    for (int i = 0; i < FRAMES; ++i) {
+      if (k == 0)
+        first_l[i] = out_l[i];
+      worst_out = fmax(worst_out, fabs((double)out_l[i] - first_l[i]));
+    }
+  }
+  /* achieved 9e-16 and 2.3e-15 (the rounding of 4800 glide steps); the
+   * bar 4x; a glide per call instead of per sample is off by 0.9 */
+  const double glide_bar = 1e-14;
+  printf("glides over calls of 1..4800 samples: normal force off 1 - "
+         "e^(-t/5 ms) by %.1e, anchor off 1 - e^(-t/30 ms) by %.1e (bar "
+         "%.0e); outputs differ by %g\n",
+         worst_fn, worst_anchor, glide_bar, worst_out);
+  CHECK(worst_fn < glide_bar, "normal force glide off by %g", worst_fn);
+  CHECK(worst_anchor < glide_bar, "bow glide off by %g", worst_anchor);
+  CHECK(worst_out == 0.0, "the split into calls changed the output by %g",
+        worst_out);
+}
+
+/* 9. The theta rule (friction.c step()): z1 = z0 + h ((1 - theta) z'0 +
+ * theta z'1), theta = 1/2 (eq 8.34) while h lambda <= 2, else 1 - 1 /
+ * (h lambda).  Sliding steadily (alpha = 1 past z_ss, where z' = v (1 -
+ * z / z_ss) is linear in z with rate lambda = |v| / z_ss), a displacement
+ * e0 of the bristles from z_ss is left after one step as e1 = e0 (1 - (1 -
+ * theta) h lambda) / (1 + theta h lambda).  A 10 kg exciter pushed by the
+ * steady force keeps v. */
+static void
+theta_rule(void)
+{
+  static const double hl_wanted[] = {0.5, 1.9, 2.1, 3.0, 20.0};
+  const double fs = 48000.0, h = 1.0 / fs;
+  double worst = 0.0;
+  for (size_t k = 0; k < sizeof(hl_wanted) / sizeof(hl_wanted[0]); ++k) {
+    /* lambda = v sigma0 / (mu_d f_N) well past v_s */
+    const double v =
+        hl_wanted[k] * fs * soft_bristles.mu_d / soft_bristles.sigma0;
+    setup(fs, 0, 1.0, FRICTION_DRIVE_FORCE);
+    friction_set_exciter(&fr, 10.0, FRICTION_DRIVE_FORCE);
+    fr.exciter_v = v;
+    friction_set_normal_force(&fr, 1.0);
+    friction_set_motion(&fr, 0.0,
+                        soft_bristles.mu_d + soft_bristles.sigma2 * v);
+    run(0.2);
+    const double hl = h * fr.relax;
+    const double theta = hl > 2.0 ? 1.0 - 1.0 / hl : 0.5;
+    const double expected = (1.0 - (1.0 - theta) * hl) / (1.0 + theta * hl);
+    /* displace the bristles by 1e-4 of z_ss, consistently */
+    const double zss = fr.z, e0 = 1e-4 * zss;
+    fr.z += e0;
+    fr.zdot = fr.zdot_past[0] = fr.zdot_past[1] = -fr.relax * e0;
+    fr.force = soft_bristles.sigma0 * fr.z + soft_bristles.sigma1 * fr.zdot +
+               soft_bristles.sigma2 * fr.v;
+    friction_process(&fr, &o, 1, l, r, 1.0);
+    const double got = (fr.z - zss) / e0;
+    printf("  h lambda %.3f: one step leaves %+.6f of the displacement, "
+           "the theta rule %+.6f\n",
+           hl, got, expected);
+    worst = fmax(worst, fabs(got - expected));
+  }
+  /* achieved 1e-7 (the exciter's speed and the grip move a little); the
+   * bar 10x; a threshold or theta off moves the factor by 0.02 and more */
+  const double theta_bar = 1e-6;
+  printf("theta rule: one step's relaxation off by %.1e at worst (bar "
+         "%.0e)\n",
+         worst, theta_bar);
+  CHECK(worst < theta_bar, "relaxation off the theta rule by %g", worst);
+}
+
 int
 main(void)
 {
-  /* 1. steady sliding over a rigid object */
-  double worst = 0.0;
+  /* 1. steady sliding over a rigid object, against eq 8.17 written here */
+  double worst = 0.0, worst_v = 0.0;
   for (int sign = -1; sign <= 1; sign += 2)
     for (double v = 1e-3; v < 11.0; v *= sqrt(10.0)) {
       setup(48000.0, 0, 1.0, FRICTION_DRIVE_VELOCITY);
       friction_set_normal_force(&fr, 1.0);
       friction_set_motion(&fr, sign * v, 0.0);
       run(4.0);
-      double dz;
       const double expected =
-          fr.law.sigma0 * friction_steady_z(&fr.law, 1.0, sign * v, &dz) +
-          fr.law.sigma2 * sign * v;
+          soft_bristles.sigma0 * ref_zss(&soft_bristles, 1.0, sign * v) +
+          soft_bristles.sigma2 * sign * v;
       worst = fmax(worst, fabs(fr.force / expected - 1.0));
-      CHECK(fabs(fr.v / (sign * v) - 1.0) < 1e-6, "not sliding at %g m/s",
-            sign * v);
+      worst_v = fmax(worst_v, fabs(fr.v / (sign * v) - 1.0));
     }
-  printf("steady sliding, 1e-3..10 m/s both ways: force off the Stribeck "
-         "curve by %.2e at worst\n",
-         worst);
-  CHECK(worst < 0.01, "steady force off by %g", worst);
+  /* achieved 6.9e-13 and 1.5e-13: rounding of a force summed from terms
+   * 1e4 times larger than its smallest (sigma0 z at v = 1e-3, eq 8.17's
+   * dip), so 7x; a Stribeck velocity off by 1 % moves the force by 1e-3
+   * near v_s */
+  const double steady_bar = 5e-12, sliding_bar = 1e-12;
+  printf("steady sliding, 1e-3..10 m/s both ways: force off eq 8.17 by "
+         "%.2e at worst (bar %.0e), speed off the bow's by %.1e (bar %.0e)\n",
+         worst, steady_bar, worst_v, sliding_bar);
+  CHECK(worst < steady_bar, "steady force off eq 8.17 by %g", worst);
+  CHECK(worst_v < sliding_bar, "not sliding at the bow's speed: %g", worst_v);
 
   /* 2. below breakaway: a free exciter pushed by 0.1 N; breakaway needs
    * c mu_d f_N = 0.21 N */
@@ -309,24 +531,35 @@ main(void)
     friction_process(&fr, &o, 1, l, r, 1.0);
     drift += fr.v / 48000.0;
   }
+  /* achieved 1e-15 of z (rounding) and 1.1e-15 m of drift: bars at 10x */
+  const double elastic_bar = 1e-14, drift_bar = 1e-14;
   printf("below breakaway: z = %.6e m (f / sigma0 = %.6e), drift over 8 s "
-         "%.2e m\n",
-         fr.z, 0.1 / fr.law.sigma0, drift);
-  check_rel("elastic deflection f / sigma0", fr.z, 0.1 / fr.law.sigma0, 1e-6);
-  check_rel("elastic force", fr.force, 0.1, 1e-6);
-  CHECK(fabs(drift) < 1e-12, "the exciter drifted by %g m", drift);
+         "%.2e m (bar %.0e)\n",
+         fr.z, 0.1 / soft_bristles.sigma0, drift, drift_bar);
+  check_rel("elastic deflection f / sigma0", fr.z, 0.1 / soft_bristles.sigma0,
+            elastic_bar);
+  check_rel("elastic force", fr.force, 0.1, elastic_bar);
+  CHECK(fabs(drift) < drift_bar, "the exciter drifted by %g m", drift);
 
-  /* 3. stick-slip, and the same at 8x the rate */
-  double p1, a1, j1, p8, a8, j8;
+  /* 3. stick-slip against the independent RK4 integration */
+  double p1, a1, j1, pr, ar, jr, pr2, ar2, jr2;
   stick_slip(48000.0, &p1, &a1, &j1);
-  stick_slip(384000.0, &p8, &a8, &j8);
-  printf("stick-slip on 100 Hz at 0.05 m/s: period %.6f ms, p-p %.6e m, "
-         "period spread %.1e (48 kHz); %.6f ms, %.6e m (384 kHz)\n",
-         1e3 * p1, a1, j1, 1e3 * p8, a8);
-  check_rel("period vs 8x the rate", p1, p8, 0.02);
-  check_rel("peak-to-peak vs 8x the rate", a1, a8, 0.02);
-  CHECK(j1 < 1e-3, "not periodic: period spread %g", j1);
-  CHECK(fabs(p1 * 100.0 - 1.0) < 0.05, "not locked to the mode: %g s", p1);
+  stick_slip_reference(48000.0, 16, &pr, &ar, &jr);
+  stick_slip_reference(48000.0, 32, &pr2, &ar2, &jr2);
+  printf("stick-slip on 100 Hz at 0.05 m/s: period %.7f ms, p-p %.7e m, "
+         "period spread %.1e (48 kHz); RK4 %.7f ms, %.7e m (16 steps a "
+         "sample), %.7f ms, %.7e m (32)\n",
+         1e3 * p1, a1, j1, 1e3 * pr, ar, 1e3 * pr2, ar2);
+  /* the reference's own error: how far it moves when its step halves */
+  printf("  RK4 converged to %.1e (period), %.1e (p-p)\n", fabs(pr / pr2 - 1.0),
+         fabs(ar / ar2 - 1.0));
+  /* achieved: period 2e-7, p-p 7e-6 (the trapezoid's O(h^2) at 48 kHz);
+   * bars at 3-5x */
+  const double period_bar = 1e-6, pp_bar = 3e-5, spread_bar = 5e-7;
+  check_rel("stick-slip period vs RK4", p1, pr2, period_bar);
+  check_rel("stick-slip peak-to-peak vs RK4", a1, ar2, pp_bar);
+  CHECK(j1 < spread_bar && jr2 < spread_bar,
+        "not periodic: period spread %g (RK4 %g)", j1, jr2);
 
   /* 4. Newton over the grid */
   static const double forces[] = {0.01, 0.1, 0.5, 1, 5, 10, 50};
@@ -369,11 +602,20 @@ main(void)
   printf("median %d, maximum %d, cap hits %llu\n", median, max,
          (unsigned long long)caps);
   CHECK(caps == 0, "Newton hit its cap %llu times", (unsigned long long)caps);
-  CHECK(median <= 3, "median %d", median);
-  CHECK(max <= 8, "maximum %d", max);
+  /* deterministic counts (achieved median 1, maximum 6, 6.4 % of the
+   * solves iterate more than once): bars at the figures, the share 1.5x */
+  const double more = 1.0 - (double)hist[1] / (double)solves;
+  printf("%.2f %% of the solves iterate more than once (bar 10 %%)\n",
+         100.0 * more);
+  CHECK(median <= 1, "median %d", median);
+  CHECK(max <= 6, "maximum %d", max);
+  CHECK(more <= 0.10, "%.2f %% of the solves iterate more than once",
+        100.0 * more);
 
   second_partials();
   solver_accuracy();
   corners();
+  glides();
+  theta_rule();
   return check_done("test_friction");
 }

@@ -3,7 +3,9 @@
  * Bar 3: Newton-Raphson on the K-method equation ([ch8] 8.A.2) over the
  * grid k 1e3..1e13, alpha 1..4, mu 0..5, v_in 0.01..10 m/s, at 44.1 and
  * 192 kHz, a 10 g hammer on a 3-mode object: it never fails to converge,
- * the median is at most 3 iterations and the maximum at most 8.
+ * one iteration is the median, at most 3 % of the solves need more
+ * (achieved 1.3 %), and none more than 7 (achieved 7: a deterministic
+ * count, so the bar is the figure; 8 would let a slower solver pass).
  */
 #include "check.h"
 #include "strike.h"
@@ -59,7 +61,13 @@ main(void)
          (unsigned long long)cap_hits);
   CHECK(cap_hits == 0, "Newton hit its cap %llu times",
         (unsigned long long)cap_hits);
-  CHECK(median <= 3, "median %d iterations", median);
-  CHECK(max <= 8, "maximum %d iterations", max);
+  const double more = 1.0 - (double)histogram[1] / (double)solves;
+  const double more_bar = 0.03;
+  printf("%.2f %% of the solves take more than one iteration (bar %.0f %%)\n",
+         100.0 * more, 100.0 * more_bar);
+  CHECK(median <= 1, "median %d iterations", median);
+  CHECK(max <= 7, "maximum %d iterations", max);
+  CHECK(more <= more_bar, "%.2f %% of the solves iterate more than once",
+        100.0 * more);
   return check_done("test_newton");
 }

@@ -17,7 +17,12 @@
  *    (a new setting every second), then the first settings again: finite
  *    and bounded, and the output's RMS in the last minute within 1 dB of
  *    the first (the ninth lets a ball thrown up by the automation land):
- *    no energy creeps in.
+ *    no energy creeps in;
+ * 6. asymmetry: on a flat surface and a rigid object, a ball whose radius
+ *    varies by e R cos(X / R) (e = 2e-4 at asymmetry 1) is lifted and let
+ *    down once per revolution, so the contact force swings by
+ *    -m e v^2 / R cos(X / R) about m g (the ball follows the offset: its
+ *    acceleration is the offset's second derivative).
  */
 #include "analysis.h"
 #include "check.h"
@@ -87,7 +92,11 @@ momentum(void)
   }
   printf("10 s of rolling at 0.3 m/s (in contact %.0f %% of the time):\n",
          100.0 * fraction / blocks);
-  check_rel("mean contact force / m g", sum / blocks / (marble * g), 1.0, 0.01);
+  /* over T = 10 s the mean differs from m g by the ball's vertical
+   * momentum change, |dv_z| / (g T): a skipping marble caught in flight
+   * at up to ~2 cm/s gives 2e-4 (achieved 5.6e-5, whichever chaotic
+   * trajectory the rounding takes); the bar 5x that bound */
+  check_rel("mean contact force / m g", sum / blocks / (marble * g), 1.0, 1e-3);
 }
 
 static void
@@ -125,8 +134,12 @@ rest(void)
          "block at least; output %.1f dB down in the last second\n",
          100.0 * least_fraction, 20.0 * log10(last / first));
   CHECK(least_fraction == 1.0, "the ball left the table");
-  check_rel("resting force / m g", r.mean_force / (marble * g), 1.0, 1e-3);
-  CHECK(last < 1e-6 * first, "output only %.1f dB down",
+  /* achieved 2.2e-16 (one rounding): the modes have decayed e^{-300}
+   * and more; 10x */
+  check_rel("resting force / m g", r.mean_force / (marble * g), 1.0, 2e-15);
+  /* achieved -270 dB, the float output's floor after the modes' decay
+   * (q 60: e^{-60 s / 0.17 s} at 110 Hz); the bar 20 dB (10x) above */
+  CHECK(last < pow(10.0, -250.0 / 20.0) * first, "output only %.1f dB down",
         20.0 * log10(last / first));
 }
 
@@ -292,9 +305,56 @@ ten_minutes(void)
         (unsigned long long)r.stats.cap_hits);
 }
 
+/* 6. */
+static void
+asymmetry(void)
+{
+  /* the out-of-roundness at asymmetry 1, as documented (rolling.h) */
+  static const double eccentricity = 2e-4;
+  const double v = 1.0; /* m/s: 20 revolutions a second, far below the
+                           contact resonance (1.7 kHz), so quasi-static */
+  modal_init(&o, rate);
+  modal_set_count(&o, 0); /* rigid */
+  modal_update(&o);
+  rolling_init(&r, rate, 11);
+  rolling_set_law(&r, (impact_law){1e9, 1.5, 0.3});
+  rolling_set_ball(&r, marble, radius, marble * g);
+  rolling_set_surface(&r, 1.5, 1e-12); /* flat to 1e-12 m */
+  rolling_set_asymmetry(&r, 1.0);
+  rolling_place(&r, &o);
+  rolling_set_speed(&r, v, 0.0);
+  float l[1], out_r[1];
+  const long settle = (long)(0.2 * rate), frames = (long)(0.5 * rate);
+  for (long t = 0; t < settle; ++t)
+    rolling_process(&r, &o, 1, l, out_r, 1.0);
+  /* project the force's swing on cos and sin of the turn */
+  double fc = 0.0, fs = 0.0, cc = 0.0, ss = 0.0;
+  for (long t = 0; t < frames; ++t) {
+    rolling_process(&r, &o, 1, l, out_r, 1.0);
+    const double turn = r.distance / radius, swing = r.force - marble * g;
+    fc += swing * cos(turn);
+    fs += swing * sin(turn);
+    cc += cos(turn) * cos(turn);
+    ss += sin(turn) * sin(turn);
+  }
+  const double want = -marble * eccentricity * v * v / radius;
+  const double got = fc / cc, quadrature = fs / ss;
+  printf("asymmetry 1 at %.1f m/s: force swing %.6e N against -m e v^2 / R "
+         "= %.6e N (in quadrature %.2e N)\n",
+         v, got, want, quadrature);
+  /* what is left: the contact spring's quasi-static lag, (20 Hz / 1.7
+   * kHz)^2 = 1.4e-4 of the swing in phase (achieved 1.4e-4) and, through
+   * the contact damping, 1.6e-3 in quadrature; the bars are 3x those */
+  check_rel("asymmetry swing vs m e v^2 / R", got, want, 4.5e-4);
+  CHECK(fabs(quadrature) < 5e-3 * fabs(want),
+        "the swing is out of phase with the turn by %.2e of it",
+        fabs(quadrature / want));
+}
+
 int
 main(void)
 {
+  asymmetry();
   momentum();
   rest();
   speed_and_size();

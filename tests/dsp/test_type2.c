@@ -43,7 +43,11 @@ main(void)
             previous);
       previous = t;
     }
-    check_rel("heaviest object tends to Type I", previous, type1, 2e-4);
+    /* 1000 kg: the object's compliance adds ~ +0.67 % x (1 kg / 1000 kg)
+     * = 7e-6 (the excess falls 10x a decade of mass, as printed) and the
+     * DSP's Type I error for this hammer is +1.9e-5 (test_type1): achieved
+     * +2.7e-5, the bar 3x */
+    check_rel("heaviest object tends to Type I", previous, type1, 8e-5);
   }
   return check_done("test_type2");
 }

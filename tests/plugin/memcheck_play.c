@@ -29,15 +29,15 @@ main(int argc, char** argv)
   CHECK(host_ramp(h, "gain", 4000, 8000, 12, 0), "no gain port");
   const uint8_t pressure[2] = {0xD0, 90}, wheel[3] = {0xB0, 1, 100},
                 bend[3] = {0xE0, 0x00, 0x60}, poly[3] = {0xA0, 64, 70};
-  host_note_on(h, 0, 60, 100);
-  host_note_on(h, 1001, 64, 80);
-  host_midi(h, 2500, pressure, 2);
-  host_midi(h, 3001, poly, 3);
-  host_midi(h, 4000, wheel, 3);
-  host_note_on(h, 5003, 60, 127);
-  host_midi(h, 6000, bend, 3);
-  host_note_off(h, 8000, 64);
-  host_note_off(h, 11000, 60);
+  HOST_OK(host_note_on(h, 0, 60, 100));
+  HOST_OK(host_note_on(h, 1001, 64, 80));
+  HOST_OK(host_midi(h, 2500, pressure, 2));
+  HOST_OK(host_midi(h, 3001, poly, 3));
+  HOST_OK(host_midi(h, 4000, wheel, 3));
+  HOST_OK(host_note_on(h, 5003, 60, 127));
+  HOST_OK(host_midi(h, 6000, bend, 3));
+  HOST_OK(host_note_off(h, 8000, 64));
+  HOST_OK(host_note_off(h, 11000, 60));
   render r = render_run(h, 0.3, 333);
   render_free(&r);
   host_close(h);

@@ -8,6 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* A host call that fails (a misspelt port, an event in the past) fails the
+ * test; needs check.h. */
+#define HOST_OK(call) CHECK((call), "host call failed: %s", #call)
+
 typedef struct render {
   float* l;
   float* r;

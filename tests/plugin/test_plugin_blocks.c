@@ -54,30 +54,30 @@ play(const char* uri, double rate, uint32_t block)
      * of every length */
     CHECK(host_set(h, "ext_force", 2), "no ext_force port");
     CHECK(host_ramp(h, "hammer_mass", 9000, 15000, 10, 40), "no hammer_mass");
-    host_note_on(h, 0, 60, 90);
-    host_note_on(h, 777, 64, 70);
-    host_note_on(h, 5003, 60, 127);
+    HOST_OK(host_note_on(h, 0, 60, 90));
+    HOST_OK(host_note_on(h, 777, 64, 70));
+    HOST_OK(host_note_on(h, 5003, 60, 127));
     bend(h, 9001, 0x2800);
-    host_note_off(h, 12000, 64);
-    host_note_on(h, 16384, 67, 100);
+    HOST_OK(host_note_off(h, 12000, 64));
+    HOST_OK(host_note_on(h, 16384, 67, 100));
   } else if (!strcmp(uri, "urn:contact:friction")) {
     CHECK(host_ramp(h, "normal_force", 6000, 18000, 3, 6), "no normal_force");
-    host_note_on(h, 0, 60, 100);
-    host_note_on(h, 3001, 67, 80);
+    HOST_OK(host_note_on(h, 0, 60, 100));
+    HOST_OK(host_note_on(h, 3001, 67, 80));
     pressure(h, 8000, 60);
     cc(h, 10007, 1, 90);
     bend(h, 14000, 0x1800);
-    host_note_off(h, 24000, 60);
-    host_note_off(h, 30001, 67);
+    HOST_OK(host_note_off(h, 24000, 60));
+    HOST_OK(host_note_off(h, 30001, 67));
   } else {
     CHECK(host_ramp(h, "speed", 4000, 16000, 0.1f, 0.5f), "no speed port");
-    host_note_on(h, 0, 60, 110);
-    host_note_on(h, 2999, 72, 90);
+    HOST_OK(host_note_on(h, 0, 60, 110));
+    HOST_OK(host_note_on(h, 2999, 72, 90));
     pressure(h, 7001, 80);
     cc(h, 11000, 1, 64);
     bend(h, 13000, 0x3000);
-    host_note_off(h, 20000, 72);
-    host_note_off(h, 26003, 60);
+    HOST_OK(host_note_off(h, 20000, 72));
+    HOST_OK(host_note_off(h, 26003, 60));
   }
   render r = render_run(h, 0.8, block);
   host_close(h);
@@ -116,7 +116,7 @@ main(void)
   for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); ++i) {
     host* h = host_open("urn:contact:impact", rates[i], 1024);
     const double f1 = host_get(h, "mode1_freq");
-    host_note_on(h, 0, 60, 100);
+    HOST_OK(host_note_on(h, 0, 60, 100));
     render r = render_run(h, 0.6, 1024);
     bool finite = true;
     for (size_t t = 0; t < r.frames; ++t)

@@ -4,7 +4,9 @@
  * thrown to its minimum, maximum, NaN, +-inf, far out of range or a random
  * value, and random MIDI including truncated messages, system exclusive,
  * running status and garbage.  No output sample may be NaN or Inf, the
- * output stays bounded, run() allocates nothing, the bad input is
+ * output stays bounded: the output_repairs meter (what the guard before
+ * the output repaired) stays 0 and no sample reaches the clamp, run()
+ * allocates nothing, the bad input is
  * reported through log:log, and afterwards, back at the defaults, the
  * plugin plays exactly like a fresh instance.
  * Usage: test_plugin_fuzz [PLUGIN-URI]
@@ -170,7 +172,7 @@ main(int argc, char** argv)
     for (int e = 0; e < events; ++e) {
       uint8_t msg[64];
       const uint32_t size = random_midi(msg);
-      host_midi(h, host_now(h) + next() % n, msg, size);
+      HOST_OK(host_midi(h, host_now(h) + next() % n, msg, size));
     }
     host_run(h, n, n, l, r);
     for (uint32_t i = 0; i < n; ++i) {
@@ -192,6 +194,19 @@ main(int argc, char** argv)
          blocks, (unsigned long long)samples, (unsigned long long)non_finite,
          (unsigned long long)clipped, peak, host_log_count(h),
          host_log_warnings(h), host_log_last(h));
+  /* The output guard turns NaN into 0 and clamps at +-16, so the output
+   * alone cannot show a blow-up: the output_repairs meter counts, before
+   * the guard, every sample it repaired and every voice reset because its
+   * state went non-finite.  Both stay 0, and nothing reaches the clamp. */
+  const int repairs_port = host_port(h, "output_repairs");
+  const double repairs = host_get(h, "output_repairs");
+  printf("output_repairs meter: %.0f; samples at the clamp: %llu\n", repairs,
+         (unsigned long long)clipped);
+  CHECK(repairs_port >= 0, "no output_repairs meter");
+  CHECK(repairs == 0.0, "the output guard repaired %.0f samples or voices",
+        repairs);
+  CHECK(clipped == 0, "%llu samples at the +-16 clamp",
+        (unsigned long long)clipped);
   CHECK(non_finite == 0, "%llu non-finite output samples",
         (unsigned long long)non_finite);
   CHECK(host_log_warnings(h) > 0, "bad input went unreported");
@@ -206,14 +221,14 @@ main(int argc, char** argv)
   set_defaults(h);
   const uint8_t all_sound_off[3] = {0xB0, 120, 0};
   const uint8_t reset_controllers[3] = {0xB0, 121, 0};
-  host_midi(h, host_now(h), all_sound_off, 3);
-  host_midi(h, host_now(h), reset_controllers, 3);
+  HOST_OK(host_midi(h, host_now(h), all_sound_off, 3));
+  HOST_OK(host_midi(h, host_now(h), reset_controllers, 3));
   host_run(h, (uint64_t)(0.1 * rate), 256, NULL, NULL);
-  host_note_on(h, host_now(h), 60, 100);
+  HOST_OK(host_note_on(h, host_now(h), 60, 100));
   render used = render_run(h, 0.5, 256);
   host* fresh = host_open(uri, rate, MAX_BLOCK);
   host_run(fresh, (uint64_t)(0.1 * rate), 256, NULL, NULL);
-  host_note_on(fresh, host_now(fresh), 60, 100);
+  HOST_OK(host_note_on(fresh, host_now(fresh), 60, 100));
   render ref = render_run(fresh, 0.5, 256);
   double diff = 0.0;
   for (size_t i = 0; i < ref.frames; ++i)

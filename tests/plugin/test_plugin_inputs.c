@@ -8,6 +8,7 @@
  */
 #include "check.h"
 #include "host.h"
+#include "render.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,7 +54,7 @@ main(int argc, char** argv)
   host_set_index(h, port[0], NAN);
   host_set_index(h, port[1], INFINITY);
   host_set_index(h, port[2], hi + 1.0f + fabsf(hi));
-  host_note_on(h, 0, 60, 100);
+  HOST_OK(host_note_on(h, 0, 60, 100));
   host_run(h, 256, 256, NULL, NULL);
   printf("log:\n%s", host_log_all(h));
   expect(h, host_port_symbol(h, port[0]), "NaN ignored");

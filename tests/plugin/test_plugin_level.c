@@ -51,10 +51,10 @@ play(const char* uri, bool extreme, float gain_db)
     loudest(h, uri);
   else
     CHECK(host_set(h, "gain", gain_db), "no gain port");
-  host_note_on(h, 0, 60, 127);
-  host_note_on(h, 0, 64, 127);
-  host_note_off(h, 24000, 60);
-  host_note_off(h, 24000, 64);
+  HOST_OK(host_note_on(h, 0, 60, 127));
+  HOST_OK(host_note_on(h, 0, 64, 127));
+  HOST_OK(host_note_off(h, 24000, 60));
+  HOST_OK(host_note_off(h, 24000, 64));
   render r = render_run(h, 1.0, 256);
   host_close(h);
   return r;

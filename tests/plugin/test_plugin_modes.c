@@ -19,12 +19,12 @@ one_mode(double rate, double freq, double decay)
   host* h = host_open("urn:contact:impact", rate, 512);
   if (!h)
     exit(1);
-  host_set(h, "pitch_track", 0.0f);
-  host_set(h, "modes", 1.0f);
-  host_set(h, "mode1_freq", (float)freq);
-  host_set(h, "mode1_decay", (float)(1e3 * decay)); /* ms */
-  host_set(h, "mode1_gain", 1.0f);
-  host_note_on(h, 0, 60, 100);
+  HOST_OK(host_set(h, "pitch_track", 0.0f));
+  HOST_OK(host_set(h, "modes", 1.0f));
+  HOST_OK(host_set(h, "mode1_freq", (float)freq));
+  HOST_OK(host_set(h, "mode1_decay", (float)(1e3 * decay))); /* ms */
+  HOST_OK(host_set(h, "mode1_gain", 1.0f));
+  HOST_OK(host_note_on(h, 0, 60, 100));
   const double span = fmin(2.0 * decay, 3.0); /* about 17 dB of decay */
   const double start = 0.01;
   render r = render_run(h, start + span, 512);
@@ -58,10 +58,10 @@ main(void)
 
     /* at or above 0.45 Fs: disabled */
     host* h = host_open("urn:contact:impact", fs, 512);
-    host_set(h, "pitch_track", 0.0f);
-    host_set(h, "modes", 1.0f);
-    host_set(h, "mode1_freq", (float)(0.45 * fs));
-    host_note_on(h, 0, 60, 127);
+    HOST_OK(host_set(h, "pitch_track", 0.0f));
+    HOST_OK(host_set(h, "modes", 1.0f));
+    HOST_OK(host_set(h, "mode1_freq", (float)(0.45 * fs)));
+    HOST_OK(host_note_on(h, 0, 60, 127));
     render r = render_run(h, 0.2, 512);
     printf("%g kHz: mode at 0.45 Fs, peak %g\n", fs / 1e3,
            peak_abs(r.l, r.frames));

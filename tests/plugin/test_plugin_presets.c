@@ -48,15 +48,15 @@ rendered_q(const char* uri, int root)
   const bool rubbed = strstr(plugin_uri, "friction") != NULL;
   host* h = host_open(plugin_uri, rate, 512);
   host_load_preset(h, uri);
-  host_set(h, "modes", 1.0f);
+  HOST_OK(host_set(h, "modes", 1.0f));
   if (!rubbed)
-    host_set(h, "ext_force", 0.0f);
+    HOST_OK(host_set(h, "ext_force", 0.0f));
   const double f = host_get(h, "mode1_freq");
   const double te = 1e-3 * host_get(h, "mode1_decay");
-  host_note_on(h, 0, root, 100);
+  HOST_OK(host_note_on(h, 0, root, 100));
   const double start = rubbed ? 0.6 : 0.02, span = fmin(2.0 * te, 3.0);
   if (rubbed)
-    host_note_off(h, (uint64_t)(0.5 * rate), root);
+    HOST_OK(host_note_off(h, (uint64_t)(0.5 * rate), root));
   render r = render_run(h, start + span, 512);
   const size_t at = (size_t)(start * rate);
   size_t frame = (size_t)fmax(te * rate / 8.0, 2.0 * rate / f);
@@ -100,7 +100,7 @@ main(int argc, char** argv)
       snprintf(uri, sizeof(uri), "urn:contact:preset:%s-%s", name, id);
       host* h = host_open(plugin_uri, rate, 512);
       CHECK(host_load_preset(h, uri), "%s does not load", uri);
-      host_note_on(h, 0, root, 127);
+      HOST_OK(host_note_on(h, 0, root, 127));
       render r = render_run(h, 2.0, 512);
       bool finite = true;
       for (size_t i = 0; i < r.frames; ++i)

@@ -11,6 +11,7 @@
  */
 #include "check.h"
 #include "host.h"
+#include "render.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,8 +41,8 @@ follow(const char* uri, int notes, double release_s, double* quiet_s,
     CHECK(host_set(h, "ext_force", 1.0f), "no ext_force port"); /* resting */
   const double rate = host_sample_rate(h);
   for (int n = 0; n < notes; ++n) {
-    host_note_on(h, 0, 48 + n, 100);
-    host_note_off(h, (uint64_t)(release_s * rate), 48 + n);
+    HOST_OK(host_note_on(h, 0, 48 + n, 100));
+    HOST_OK(host_note_off(h, (uint64_t)(release_s * rate), 48 + n));
   }
   float l[BLOCK], r[BLOCK];
   *quiet_s = *retired_s = -1.0;

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "closed_form.h"
 #include "host.h"
+#include "render.h"
 #include "type1_cases.h"
 
 #include <stdio.h>
@@ -22,14 +23,14 @@ main(void)
     /* the plugin sees float port values: compare with the same numbers */
     const float k = (float)c->stiffness, a = (float)c->alpha, mu = (float)c->mu,
                 v = (float)c->v_in;
-    host_set(h, "hammer_mass", 10.0f); /* g */
-    host_set(h, "stiffness", k);
-    host_set(h, "alpha", a);
-    host_set(h, "mu", mu);
-    host_set(h, "object_mass", 1e12f);
-    host_set(h, "velocity_max", v);
-    host_set(h, "velocity_curve", 1.0f);
-    host_note_on(h, 100, 60, 127);
+    HOST_OK(host_set(h, "hammer_mass", 10.0f)); /* g */
+    HOST_OK(host_set(h, "stiffness", k));
+    HOST_OK(host_set(h, "alpha", a));
+    HOST_OK(host_set(h, "mu", mu));
+    HOST_OK(host_set(h, "object_mass", 1e12f));
+    HOST_OK(host_set(h, "velocity_max", v));
+    HOST_OK(host_set(h, "velocity_curve", 1.0f));
+    HOST_OK(host_note_on(h, 100, 60, 127));
     host_run(h, 22050, 256, NULL, NULL);
     printf("k=%g alpha=%g mu=%g v_in=%g\n", k, a, mu, v);
     check_rel("impact_velocity", host_get(h, "impact_velocity"), v, 1e-6);
