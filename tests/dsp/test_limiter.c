@@ -85,6 +85,20 @@ main(void)
   run(&lim, 256);
   CHECK(unchanged(), "still limiting a quiet signal 1 s after a blow");
 
+  /* a steady level above full scale (a +10 dBFS square wave, peaks of the
+   * same height at every sample) gets one steady gain: the hold restarts
+   * at each peak as high as the envelope, nothing ripples */
+  limiter_reset(&lim);
+  for (int t = 0; t < N; ++t)
+    in_l[t] = in_r[t] = (t / 50) % 2 ? 3.1622777f : -3.1622777f;
+  run(&lim, 256);
+  bool steady = true;
+  for (int t = 1; t < N; ++t)
+    steady = steady && fabsf(out_l[t]) == fabsf(out_l[0]);
+  printf("  %s +10 dBFS square wave: one steady level %+.3f dBFS\n",
+         steady ? "ok  " : "FAIL", 20.0 * log10(fabsf(out_l[0])));
+  CHECK(steady, "a steady overload ripples");
+
   /* a non-finite sample is left to the sanitizer, not held */
   limiter_reset(&lim);
   tone(0.5, 220.0);

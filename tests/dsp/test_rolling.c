@@ -115,6 +115,17 @@ rest(void)
          worst);
   CHECK(worst < 1e-12, "the resting ball's force moved by %g", worst);
 
+  /* the block's mean force (what the contact_force meter shows) is the
+   * weight too when a stiff contact takes several sub-steps per sample */
+  rolling_set_law(&r, (impact_law){1e13, 1.5, 0.3});
+  rolling_settle(&r, &o);
+  rolling_process(&r, &o, 256, l, rr, 1.0);
+  printf("resting, k = 1e13 (%d sub-steps): block mean force / m g %.15f\n",
+         r.substeps, r.mean_force / (marble * g));
+  CHECK(r.substeps > 1, "no sub-steps: nothing tested");
+  check_rel("resting block mean force / m g", r.mean_force / (marble * g), 1.0,
+            1e-12);
+
   /* on a ringing table */
   setup(3);
   for (int i = 0; i < o.count; ++i)

@@ -3,9 +3,12 @@
  * Bad control values are reported, each naming its port and what was
  * wrong with it: a NaN, an infinity and an out-of-range value sent to
  * three different ports in one block give three messages, each with the
- * right port.  The plugin keeps playing with the last good values.
+ * right port.  The plugin keeps playing with the last good values and the
+ * clamped one: it sounds, bit for bit, like an instance given the defaults
+ * and the range's end.
  * Usage: test_plugin_inputs URI
  */
+#include "analysis.h"
 #include "check.h"
 #include "host.h"
 #include "render.h"
@@ -68,6 +71,24 @@ main(int argc, char** argv)
   for (const char* at = host_log_all(h); (at = strstr(at, "port '")); ++at)
     ++named;
   CHECK(named == 3, "%d ports named, 3 expected", named);
+
+  host* ref = host_open(uri, 48000.0, 256);
+  if (!ref)
+    return 1;
+  host_set_index(ref, port[2], hi);
+  HOST_OK(host_note_on(ref, 0, 60, 100));
+  host_run(ref, 256, 256, NULL, NULL);
+  render bad = render_run(h, 0.3, 256), good = render_run(ref, 0.3, 256);
+  const bool same = !memcmp(bad.l, good.l, bad.frames * sizeof(float)) &&
+                    !memcmp(bad.r, good.r, bad.frames * sizeof(float));
+  printf("%s the last good values and %s = %g\n",
+         same ? "  ok  plays as with" : "FAIL  does not play as with",
+         host_port_symbol(h, port[2]), (double)hi);
+  CHECK(same, "the bad values changed the sound");
+  CHECK(peak_abs(good.l, good.frames) > 0.0, "silent: nothing compared");
+  render_free(&bad);
+  render_free(&good);
+  host_close(ref);
   host_close(h);
   return check_done("test_plugin_inputs");
 }

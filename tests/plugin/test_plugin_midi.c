@@ -267,6 +267,40 @@ stealing(void)
   render_free(&v);
 }
 
+/* A note-on of velocity 0 is a note-off (MIDI 1.0): renders with either
+ * are the same, bit for bit, on impact with the damper on (the release
+ * lays the damper) and on friction (the release lifts the exciter). */
+static void
+velocity_zero(void)
+{
+  const char* uris[] = {"urn:contact:impact", "urn:contact:friction"};
+  for (int u = 0; u < 2; ++u) {
+    render out[2];
+    for (int k = 0; k < 2; ++k) {
+      host* h = host_open(uris[u], rate, 512);
+      if (!h)
+        exit(1);
+      if (u == 0)
+        HOST_OK(host_set(h, "damper", 1));
+      const uint8_t off[3] = {0x80, 60, 64}, on_zero[3] = {0x90, 60, 0};
+      HOST_OK(host_note_on(h, 0, 60, 100));
+      HOST_OK(host_midi(h, 4800, k ? on_zero : off, 3));
+      out[k] = render_run(h, 0.3, 256);
+      host_close(h);
+    }
+    const bool same =
+        !memcmp(out[0].l, out[1].l, out[0].frames * sizeof(float));
+    const double late = peak_abs(out[1].l + 9600, out[1].frames - 9600),
+                 early = peak_abs(out[1].l, 4800);
+    printf("%s: note-on of velocity 0 %s a note-off (level after it %.3g of "
+           "before)\n",
+           uris[u], same ? "renders as" : "differs from", late / early);
+    CHECK(same, "%s: a note-on of velocity 0 is not a note-off", uris[u]);
+    render_free(&out[0]);
+    render_free(&out[1]);
+  }
+}
+
 int
 main(void)
 {
@@ -411,5 +445,6 @@ main(void)
   all_notes_off();
   all_sound_off();
   stealing();
+  velocity_zero();
   return check_done("test_plugin_midi");
 }

@@ -30,8 +30,8 @@ enum { BLOCK = 256 };
  * the voices meter block by block.  Returns false if the voices never
  * came back to 0 within LONGEST_S. */
 static bool
-follow(const char* uri, int notes, double release_s, double* quiet_s,
-       double* retired_s)
+follow(const char* uri, int notes, float gain_db, double release_s,
+       double* quiet_s, double* retired_s)
 {
   host* h = host_open(uri, 48000.0, BLOCK);
   if (!h)
@@ -39,6 +39,7 @@ follow(const char* uri, int notes, double release_s, double* quiet_s,
   CHECK(host_port(h, "voices") >= 0, "%s has no voices meter", uri);
   if (!strcmp(uri, "urn:contact:impact"))
     CHECK(host_set(h, "ext_force", 1.0f), "no ext_force port"); /* resting */
+  HOST_OK(host_set(h, "gain", gain_db));
   const double rate = host_sample_rate(h);
   for (int n = 0; n < notes; ++n) {
     HOST_OK(host_note_on(h, 0, 48 + n, 100));
@@ -69,13 +70,18 @@ int
 main(int argc, char** argv)
 {
   const char* uri = argc > 1 ? argv[1] : "urn:contact:rolling";
-  const int counts[] = {1, 16};
+  /* the default gain, and -40 dB: the floor is the output's, so a quieter
+   * output retires its voices sooner */
+  const int counts[] = {1, 16, 1};
+  const float gains[] = {12, 12, -40};
   for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); ++c) {
     double quiet, retired;
-    const bool done = follow(uri, counts[c], 0.5, &quiet, &retired);
-    printf("%s, %d note(s) released at 0.5 s: below -120 dBFS from %.2f s, "
-           "voices computed back to 0 at %.2f s (%.2f s later; bar %.1f s)\n",
-           uri, counts[c], quiet, retired, retired - quiet, RETIRE_WITHIN_S);
+    const bool done = follow(uri, counts[c], gains[c], 0.5, &quiet, &retired);
+    printf("%s, %d note(s) at %+.0f dB released at 0.5 s: below -120 dBFS "
+           "from %.2f s, voices computed back to 0 at %.2f s (%.2f s later; "
+           "bar %.1f s)\n",
+           uri, counts[c], gains[c], quiet, retired, retired - quiet,
+           RETIRE_WITHIN_S);
     CHECK(done, "%d note(s): voices still computed after %.0f s", counts[c],
           LONGEST_S);
     CHECK(retired >= quiet, "%d note(s): retired while still audible",
