@@ -27,9 +27,9 @@
 static const double rate = 48000.0;
 
 static host*
-glass(void)
+glass_at(double fs)
 {
-  host* h = host_open("urn:contact:friction", rate, 256);
+  host* h = host_open("urn:contact:friction", fs, 256);
   if (!h)
     exit(1);
   HOST_OK(host_set(h, "pitch_track", 0.0f));
@@ -43,6 +43,12 @@ glass(void)
   HOST_OK(host_set(h, "bow_velocity", 0.05f));
   HOST_OK(host_set(h, "gain", 0.0f));
   return h;
+}
+
+static host*
+glass(void)
+{
+  return glass_at(rate);
 }
 
 static double
@@ -195,19 +201,7 @@ rates(void)
   const double rates_hz[5] = {48000.0, 22050.0, 44100.0, 96000.0, 192000.0};
   double f48 = 0.0, level48 = 0.0, worst_f = 0.0, worst_db = 0.0;
   for (int k = 0; k < 5; ++k) {
-    host* h = host_open("urn:contact:friction", rates_hz[k], 256);
-    if (!h)
-      exit(1);
-    HOST_OK(host_set(h, "pitch_track", 0.0f));
-    HOST_OK(host_set(h, "modes", 1.0f));
-    HOST_OK(host_set(h, "mode1_freq", 1000.0f));
-    HOST_OK(host_set(h, "mode1_decay", 2000.0f));
-    HOST_OK(host_set(h, "mode1_gain", 1.0f));
-    HOST_OK(host_set(h, "object_mass", 0.05f));
-    HOST_OK(host_set(h, "sigma0", 1e5f));
-    HOST_OK(host_set(h, "normal_force", 3.0f));
-    HOST_OK(host_set(h, "bow_velocity", 0.05f));
-    HOST_OK(host_set(h, "gain", 0.0f));
+    host* h = glass_at(rates_hz[k]);
     HOST_OK(host_note_on(h, 0, 60, 127));
     render r = render_run(h, 2.5, 256);
     /* sung out (the tone builds up over the first second) */
