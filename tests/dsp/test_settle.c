@@ -77,6 +77,9 @@ typedef struct subject {
   void (*process)(void* dsp, modal_object* o, int frames, float* l, float* r);
   double (*unrest)(const void* dsp, const modal_object* o);
   void (*settle)(void* dsp, modal_object* o);
+  /* what is left once settled: the rounding of the rest state, as unrest
+   * and as output over the next second (bars 6-8x what is achieved) */
+  double settled_bar, still_bar;
 } subject;
 
 static void
@@ -120,9 +123,10 @@ check_rest(const subject* s, void* dsp, modal_object* o, size_t dsp_size,
   s->process(settled_dsp, settled_o, LONG_RUN, l, r);
   printf("  settled: unrest %.3g, the next second peaks at %.3g\n", settled,
          peak(LONG_RUN));
-  CHECK(settled < 1e-3 * FLOOR, "%s settled, unrest %.3g remains", s->name,
+  printf("  (bars: unrest %.1g, output %.1g)\n", s->settled_bar, s->still_bar);
+  CHECK(settled < s->settled_bar, "%s settled, unrest %.3g remains", s->name,
         settled);
-  CHECK(peak(LONG_RUN) < 1e-3 * FLOOR, "%s moves once settled", s->name);
+  CHECK(peak(LONG_RUN) < s->still_bar, "%s moves once settled", s->name);
 }
 
 static void
@@ -165,8 +169,13 @@ rolling_put_at_rest(void* dsp, modal_object* o)
 static void
 test_impact(void)
 {
-  static const subject hammer = {"impact, a hammer pressed by 1 N", impact_run,
-                                 impact_rest, impact_put_at_rest};
+  /* achieved: unrest 8.8e-11, output 3.6e-21 */
+  static const subject hammer = {"impact, a hammer pressed by 1 N",
+                                 impact_run,
+                                 impact_rest,
+                                 impact_put_at_rest,
+                                 6e-10,
+                                 3e-20};
   static modal_object o, o2;
   static impact im, im2;
   static float later[LONG_RUN];
@@ -198,8 +207,13 @@ test_impact(void)
 static void
 test_rolling(void)
 {
+  /* achieved: unrest 3.9e-12, output 6.7e-19 */
   static const subject ball = {"rolling, a marble stopped on a table",
-                               rolling_run, rolling_rest, rolling_put_at_rest};
+                               rolling_run,
+                               rolling_rest,
+                               rolling_put_at_rest,
+                               3e-11,
+                               5e-18};
   static modal_object o, o2;
   static rolling ro, ro2;
   static float later[LONG_RUN];
