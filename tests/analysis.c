@@ -316,3 +316,12 @@ worst_of(double worst, double err)
 {
   return isnan(err) || isnan(worst) ? INFINITY : fmax(worst, fabs(err));
 }
+
+double
+max_step(const float* x, size_t from, size_t to)
+{
+  double m = 0.0;
+  for (size_t i = from + 1; i < to; ++i)
+    m = fmax(m, fabs((double)x[i] - x[i - 1]));
+  return m;
+}

@@ -61,4 +61,7 @@ void measure_modes(const float* x, size_t window, size_t gap, double rate,
  * it), for tests that keep the worst error */
 double worst_of(double worst, double err);
 
+/* Largest step between neighbouring samples of x[from..to) (a click). */
+double max_step(const float* x, size_t from, size_t to);
+
 #endif

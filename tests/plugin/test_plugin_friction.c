@@ -52,15 +52,6 @@ glass(void)
 }
 
 static double
-max_step(const float* x, size_t from, size_t to)
-{
-  double m = 0.0;
-  for (size_t i = from + 1; i < to; ++i)
-    m = fmax(m, fabs((double)x[i] - x[i - 1]));
-  return m;
-}
-
-static double
 max_kink(const float* x, size_t from, size_t to)
 {
   double m = 0.0;

@@ -188,15 +188,6 @@ pitch_tracking(void)
   CHECK(worst_d <= tol_d, "decay times off by %.3g", worst_d);
 }
 
-static double
-max_step(const float* x, size_t from, size_t to)
-{
-  double m = 0.0;
-  for (size_t i = from + 1; i < to; ++i)
-    m = fmax(m, fabs((double)x[i] - x[i - 1]));
-  return m;
-}
-
 /* 4. bending a ringing object, then CC121 bends it back */
 static void
 bend(void)
