@@ -28,6 +28,7 @@
 
 #include <lv2/core/lv2.h>
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -136,6 +137,8 @@ struct instrument {
                        every INSTRUMENT_CHUNK of it, whatever the blocks */
   double bend;      /* semitones */
   double mod_wheel; /* CC1, 0..1 */
+  /* the velocity response of sustained instruments (their ports) */
+  double velocity_floor, velocity_curve;
   bool retune;
   bool sustain;
   int keys_down;
@@ -173,19 +176,32 @@ instrument_object(instrument* in, int v)
     return (settings_type*)in->user;                                           \
   }
 
-/* The player's expression on voice v, for sustained instruments: the
- * speed (or push) they play scaled by velocity (1 + mod wheel), and the
- * force they press with by 1 + pressure.  At rest, mod wheel and pressure
- * leave the set values; a fresh note starts without pressure. */
+/* The player's expression on voice v, for sustained instruments.  The
+ * note's velocity sets how much of the full gesture (the ports' values:
+ * the stroke, the roll) it plays,
+ *     gesture = floor + (1 - floor) (velocity / 127)^curve,
+ * from the instrument's velocity_floor and velocity_curve ports (as
+ * impact's velocity_curve shapes its hammer speed); the mod wheel scales
+ * the speed by 1 + CC1 / 127, pressure the force by 1 + pressure.  At
+ * rest, mod wheel and pressure leave the set values; a fresh note starts
+ * without pressure. */
 typedef struct expression {
-  double speed, press;
+  double gesture, wheel, press;
 } expression;
+
+static inline double
+instrument_gesture(double velocity, double floor, double curve)
+{
+  return floor + (1.0 - floor) * pow(velocity, curve);
+}
 
 static inline expression
 instrument_expression(const instrument* in, int v)
 {
   const voice_slot* s = &in->slots[v];
-  return (expression){s->velocity * (1.0 + in->mod_wheel), 1.0 + s->pressure};
+  return (expression){
+      instrument_gesture(s->velocity, in->velocity_floor, in->velocity_curve),
+      1.0 + in->mod_wheel, 1.0 + s->pressure};
 }
 
 /* The LV2 entry points, the same for every instrument: the descriptor is

@@ -99,6 +99,18 @@ typedef struct plugin_info {
            "beyond +-16) and voices reset because their state was no longer "  \
            "finite, since the plugin started (expected to stay 0).")
 
+/* The velocity response of a sustained instrument, where a note plays a
+ * share of the full `gesture` its ports set (instrument_expression()). */
+#define INSTRUMENT_VELOCITY_PORTS(group, gesture, floor_def, curve_def)        \
+  PORT(PORT_CONTROL_IN, "velocity_floor", "Velocity floor", group, UNIT_COEF,  \
+       0, floor_def, 1, 0,                                                     \
+       "Share of the full " gesture " the softest note plays: the bottom "     \
+       "of the velocity range (velocity 127 plays it all)."),                  \
+      PORT(PORT_CONTROL_IN, "velocity_curve", "Velocity curve", group,         \
+           UNIT_EXPONENT, 0.25f, curve_def, 4, PORT_LOG,                       \
+           "Share of the " gesture " = floor + (1 - floor) x (MIDI "           \
+           "velocity / 127)^curve: above 1 soft notes are softer.")
+
 /* Port `index` of the plugin, own or object's (NULL out of range). */
 const port_info* plugin_port(const plugin_info* p, int index);
 

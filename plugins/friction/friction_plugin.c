@@ -35,10 +35,10 @@ drive_voice(instrument* in, int v)
   const friction_settings* s = settings(in);
   friction_voice* fv = voice(in, v);
   const expression e = instrument_expression(in, v);
-  friction_set_motion(&fv->contact, s->bow_velocity * e.speed,
-                      s->ext_force * e.speed);
-  friction_set_normal_force(&fv->contact,
-                            fv->lifted ? 0.0 : s->normal_force * e.press);
+  friction_set_motion(&fv->contact, s->bow_velocity * e.gesture * e.wheel,
+                      s->ext_force * e.gesture * e.wheel);
+  friction_set_normal_force(
+      &fv->contact, fv->lifted ? 0.0 : s->normal_force * e.gesture * e.press);
 }
 
 static void
@@ -71,6 +71,8 @@ controls(instrument* in)
   s->normal_force = c[FRICTION_NORMAL_FORCE];
   s->bow_velocity = c[FRICTION_BOW_VELOCITY];
   s->ext_force = c[FRICTION_EXT_FORCE];
+  in->velocity_floor = c[FRICTION_VELOCITY_FLOOR];
+  in->velocity_curve = c[FRICTION_VELOCITY_CURVE];
   const bool new_beta = c[FRICTION_NOISE_BETA] != s->beta;
   s->beta = c[FRICTION_NOISE_BETA];
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {

@@ -37,6 +37,8 @@ static const port_info ports[FRICTION_OBJECT] = {
     PORT(PORT_CONTROL_IN, "ext_force", "External force", "exciter", UNIT_NEWTON,
          -50, 0.5f, 50, 0,
          "Force pushing the exciter along the surface (force drive), signed."),
+    INSTRUMENT_VELOCITY_PORTS("exciter", "stroke (speed and normal force)", 0,
+                              1.5f),
     PORT(PORT_CONTROL_IN, "exciter_mass", "Exciter mass", "exciter", UNIT_GRAM,
          0.1f, 10, 10000, PORT_LOG, "Mass of the finger, bow or pad."),
     PORT(PORT_CONTROL_IN, "sigma0", "Bristle stiffness", "bristles",

@@ -38,7 +38,7 @@ drive_voice(instrument* in, int v)
   if (rv->stopping)
     rolling_set_speed(&rv->contact, 0.0, s->stop_time);
   else
-    rolling_set_speed(&rv->contact, s->speed * e.speed, 0.0);
+    rolling_set_speed(&rv->contact, s->speed * e.gesture * e.wheel, 0.0);
 }
 
 static void
@@ -57,6 +57,8 @@ controls(instrument* in)
   rolling_settings* s = settings(in);
   s->speed = c[ROLLING_SPEED];
   s->stop_time = c[ROLLING_STOP_TIME];
+  in->velocity_floor = c[ROLLING_VELOCITY_FLOOR];
+  in->velocity_curve = c[ROLLING_VELOCITY_CURVE];
   s->mass = c[ROLLING_BALL_MASS];
   s->gravity = c[ROLLING_GRAVITY];
   const impact_law law = {c[ROLLING_STIFFNESS], c[ROLLING_ALPHA],

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * How an instrument plays, measured from its audio through the plugin
+ * binary at 48 kHz, for its default patch and every preset, each at its
+ * root note (argument: the plugin's URI):
+ * 1. velocity: the level of a note (the RMS of a held note's first second;
+ *    for impact the strike's peak) rises strictly over velocities 10, 20,
+ *    40, 64, 90, 127, spans 20 to 50 dB from 10 to 127, and velocity 10
+ *    is above -70 dBFS RMS (held) or -60 dBFS peak (struck);
+ * 2. friction, speaking: from velocity 20 up, the RMS over a 50 ms window
+ *    comes within 6 dB of the note's steady level (the RMS of 1.5-2.0 s)
+ *    within 250 ms of the note-on (a slow-building preset named in
+ *    slow_speakers[] within 1 s);
+ * 3. friction, normal force: at velocity 127 (the patch's own speed and
+ *    force), f_N at 8 log-spaced values from 0.5x to 4x its value: each
+ *    within 12 dB of the loudest, and from 1x to 4x the RMS rises by 2 dB
+ *    or the spectral centroid by 15 % ([ch8] table 8.1: "high values give
+ *    rougher and louder sounds");
+ * 4. rolling: the default at velocity 127 has an RMS of -30 dBFS or more;
+ *    at 8 log-spaced speeds from 0.25x to 2x the patch's, the RMS rises
+ *    (Spearman >= 0.9, +9 dB over the span) and so does the spectral
+ *    centroid (Spearman >= 0.8) -- the cues listeners judge a rolling
+ *    ball's speed by ([houben]); at its own speed the ball stays in
+ *    contact (contact_fraction >= 0.9 over a second);
+ * 5. impact: the contact of a velocity-64 strike (the contact_time meter)
+ *    lasts at most 0.3 periods of the object's fundamental, so that the
+ *    mallet strikes the object rather than pushing it.
+ */
+#include "analysis.h"
+#include "check.h"
+#include "host.h"
+#include "patches.h"
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double rate = 48000.0;
+enum { BLOCK = 256 };
+
+/* 1. */
+static const int velocities[] = {10, 20, 40, 64, 90, 127};
+enum { N_VELOCITIES = sizeof(velocities) / sizeof(velocities[0]) };
+#define VELOCITY_SPAN_MIN_DB  20.0
+#define VELOCITY_SPAN_MAX_DB  50.0
+#define SOFTEST_HELD_MIN_DB   -70.0 /* RMS */
+#define SOFTEST_STRUCK_MIN_DB -60.0 /* peak */
+/* 2. */
+#define SPEAK_WINDOW_S  0.05
+#define SPEAK_WITHIN_DB 6.0
+#define SPEAK_BY_S      0.25
+#define SLOW_SPEAK_BY_S 1.0
+static const char* const slow_speakers[] = {"wineglass"};
+/* 3. */
+enum { N_SWEEP = 8 };
+#define FORCE_HOLE_DB   12.0
+#define FORCE_LOUDER_DB 2.0
+#define FORCE_BRIGHTER  0.15
+/* 4. */
+#define ROLLING_DEFAULT_MIN_DB -30.0
+#define SPEED_RMS_RANK         0.9
+#define SPEED_RMS_SPAN_DB      9.0
+#define SPEED_CENTROID_RANK    0.8
+#define ROLLING_IN_CONTACT     0.9
+/* 5. */
+#define STRIKE_PERIODS 0.3
+
+static const char* plugin;
+static bool struck, rubbed, rolled;
+
+static double
+db(double x)
+{
+  return 20.0 * log10(x + 1e-30);
+}
+
+/* A note held for `seconds` at the patch's root, with port `port` (if
+ * any) scaled by `scale`; `meter` (if any) is averaged over blocks from
+ * meter_from seconds on, or read at the end when meter_from < 0. */
+typedef struct take {
+  render out;
+  double meter;
+} take;
+
+static take
+play(const patch* p, int velocity, double seconds, const char* port,
+     double scale, const char* meter, double meter_from)
+{
+  host* h = patch_open(plugin, p, rate, BLOCK);
+  if (port)
+    HOST_OK(host_set(h, port, (float)(scale * host_get(h, port))));
+  HOST_OK(host_note_on(h, 0, p->root, velocity));
+  take t = {.out = {0}};
+  const size_t frames = (size_t)(seconds * rate);
+  t.out.l = calloc(frames, sizeof(float));
+  t.out.r = calloc(frames, sizeof(float));
+  t.out.frames = frames;
+  if (!t.out.l || !t.out.r)
+    exit(1);
+  int blocks = 0;
+  for (size_t at = 0; at < frames; at += BLOCK) {
+    const size_t n = frames - at < BLOCK ? frames - at : BLOCK;
+    host_run(h, n, BLOCK, t.out.l + at, t.out.r + at);
+    if (meter && meter_from >= 0.0 && at >= meter_from * rate) {
+      t.meter += host_get(h, meter);
+      ++blocks;
+    }
+  }
+  if (meter)
+    t.meter = meter_from >= 0.0 ? t.meter / blocks : host_get(h, meter);
+  host_close(h);
+  return t;
+}
+
+static double
+rms_db(const render* r, double from, double to)
+{
+  const size_t a = (size_t)(from * rate), b = (size_t)(to * rate);
+  return db(rms(r->l + a, b - a));
+}
+
+/* power-weighted mean frequency over 20 Hz - 20 kHz */
+static double
+centroid(const render* r, double from, double to)
+{
+  enum { FRAME = 4096 };
+  static double psd[FRAME / 2 + 1];
+  const size_t a = (size_t)(from * rate), b = (size_t)(to * rate);
+  welch_psd(r->l + a, b - a, rate, FRAME, psd);
+  double num = 0.0, den = 0.0;
+  for (int k = 1; k <= FRAME / 2; ++k) {
+    const double f = k * rate / FRAME;
+    if (f >= 20.0 && f <= 20000.0) {
+      num += f * psd[k];
+      den += psd[k];
+    }
+  }
+  return den > 0.0 ? num / den : 0.0;
+}
+
+/* Spearman's rank correlation of x[0..n) with its index (no ties) */
+static double
+rank_correlation(const double* x, int n)
+{
+  double d2 = 0.0;
+  for (int i = 0; i < n; ++i) {
+    int rank = 0;
+    for (int j = 0; j < n; ++j)
+      rank += x[j] < x[i];
+    d2 += (double)(rank - i) * (rank - i);
+  }
+  return 1.0 - 6.0 * d2 / (n * ((double)n * n - 1.0));
+}
+
+static bool
+is_slow_speaker(const patch* p)
+{
+  for (size_t i = 0; i < sizeof(slow_speakers) / sizeof(slow_speakers[0]); ++i)
+    if (!strcmp(p->id, slow_speakers[i]))
+      return true;
+  return false;
+}
+
+/* 1. and 2. */
+static void
+velocity_response(const patch* p)
+{
+  double level[N_VELOCITIES];
+  printf("%-14s velocity", p->id);
+  for (int i = 0; i < N_VELOCITIES; ++i) {
+    const int vel = velocities[i];
+    take t = play(p, vel, struck ? 1.0 : 2.0, NULL, 1.0, NULL, 0.0);
+    level[i] =
+        struck ? db(peak_abs(t.out.l, t.out.frames)) : rms_db(&t.out, 0.0, 1.0);
+    printf(" %d:%+.1f", vel, level[i]);
+    if (rubbed && vel >= 20) {
+      const double steady = rms_db(&t.out, 1.5, 2.0);
+      double spoke = -1.0;
+      for (double at = 0.0; at + SPEAK_WINDOW_S <= 2.0; at += 0.005)
+        if (rms_db(&t.out, at, at + SPEAK_WINDOW_S) >=
+            steady - SPEAK_WITHIN_DB) {
+          spoke = at;
+          break;
+        }
+      const double by = is_slow_speaker(p) ? SLOW_SPEAK_BY_S : SPEAK_BY_S;
+      printf("(%.0f ms)", 1e3 * spoke);
+      CHECK(spoke >= 0.0 && spoke <= by,
+            "%s, velocity %d: within %.0f dB of its steady %.1f dBFS only "
+            "after %.0f ms (bar %.0f)",
+            p->id, vel, SPEAK_WITHIN_DB, steady, 1e3 * spoke, 1e3 * by);
+    }
+    render_free(&t.out);
+  }
+  const double span = level[N_VELOCITIES - 1] - level[0];
+  printf("  span %.1f dB\n", span);
+  for (int i = 1; i < N_VELOCITIES; ++i)
+    CHECK(level[i] > level[i - 1], "%s: velocity %d (%.1f dB) not above %d",
+          p->id, velocities[i], level[i], velocities[i - 1]);
+  CHECK(span >= VELOCITY_SPAN_MIN_DB && span <= VELOCITY_SPAN_MAX_DB,
+        "%s: velocity 10 to 127 spans %.1f dB", p->id, span);
+  const double softest = struck ? SOFTEST_STRUCK_MIN_DB : SOFTEST_HELD_MIN_DB;
+  CHECK(level[0] > softest, "%s: velocity 10 at %.1f dBFS", p->id, level[0]);
+}
+
+/* the sweep's factors: N_SWEEP log-spaced values from lo to hi */
+static double
+sweep_factor(int i, double lo, double hi)
+{
+  return lo * pow(hi / lo, (double)i / (N_SWEEP - 1));
+}
+
+/* 3. */
+static void
+normal_force_response(const patch* p)
+{
+  double level[N_SWEEP], bright[N_SWEEP], loudest = -INFINITY;
+  int unit = -1;
+  printf("%-14s f_N x", p->id);
+  for (int i = 0; i < N_SWEEP; ++i) {
+    const double x = sweep_factor(i, 0.5, 4.0);
+    take t = play(p, 127, 2.0, "normal_force", x, NULL, 0.0);
+    level[i] = rms_db(&t.out, 0.5, 2.0);
+    bright[i] = centroid(&t.out, 0.5, 2.0);
+    loudest = fmax(loudest, level[i]);
+    if (fabs(x - 1.0) < 1e-9 || (unit < 0 && x > 1.0))
+      unit = i;
+    printf(" %.2f:%+.1f/%.0fHz", x, level[i], bright[i]);
+    render_free(&t.out);
+  }
+  printf("\n");
+  for (int i = 0; i < N_SWEEP; ++i)
+    CHECK(level[i] >= loudest - FORCE_HOLE_DB,
+          "%s: f_N x%.2f at %.1f dBFS, %.1f dB under the loudest", p->id,
+          sweep_factor(i, 0.5, 4.0), level[i], loudest - level[i]);
+  const double louder = level[N_SWEEP - 1] - level[unit];
+  const double brighter = bright[N_SWEEP - 1] / bright[unit] - 1.0;
+  CHECK(louder >= FORCE_LOUDER_DB || brighter >= FORCE_BRIGHTER,
+        "%s: pressing 4x harder than x%.2f: %+.1f dB, centroid %+.0f %%", p->id,
+        sweep_factor(unit, 0.5, 4.0), louder, 100.0 * brighter);
+}
+
+/* 4. */
+static void
+speed_response(const patch* p)
+{
+  double level[N_SWEEP], bright[N_SWEEP];
+  printf("%-14s speed x", p->id);
+  for (int i = 0; i < N_SWEEP; ++i) {
+    const double x = sweep_factor(i, 0.25, 2.0);
+    take t = play(p, 127, 2.0, "speed", x, NULL, 0.0);
+    level[i] = rms_db(&t.out, 0.5, 2.0);
+    bright[i] = centroid(&t.out, 0.5, 2.0);
+    printf(" %.2f:%+.1f/%.0fHz", x, level[i], bright[i]);
+    render_free(&t.out);
+  }
+  const double rank_level = rank_correlation(level, N_SWEEP);
+  const double rank_bright = rank_correlation(bright, N_SWEEP);
+  const double span = level[N_SWEEP - 1] - level[0];
+  take own = play(p, 127, 2.0, NULL, 1.0, "contact_fraction", 1.0);
+  printf("\n%-14s RMS rank %.2f, +%.1f dB; centroid rank %.2f; in contact "
+         "%.3f\n",
+         "", rank_level, span, rank_bright, own.meter);
+  render_free(&own.out);
+  CHECK(rank_level >= SPEED_RMS_RANK && span >= SPEED_RMS_SPAN_DB,
+        "%s: faster is not louder (rank %.2f, %+.1f dB)", p->id, rank_level,
+        span);
+  CHECK(rank_bright >= SPEED_CENTROID_RANK,
+        "%s: faster is not brighter (rank %.2f)", p->id, rank_bright);
+  CHECK(own.meter >= ROLLING_IN_CONTACT,
+        "%s: at its own speed in contact %.3f of the time", p->id, own.meter);
+  if (!p->uri[0]) {
+    take t = play(p, 127, 1.0, NULL, 1.0, NULL, 0.0);
+    const double level127 = rms_db(&t.out, 0.0, 1.0);
+    render_free(&t.out);
+    CHECK(level127 >= ROLLING_DEFAULT_MIN_DB, "default rolls at %.1f dBFS RMS",
+          level127);
+  }
+}
+
+/* 5. */
+static void
+strike_duration(const patch* p)
+{
+  take t = play(p, 64, 0.25, NULL, 1.0, "contact_time", -1.0);
+  host* h = patch_open(plugin, p, rate, BLOCK);
+  const double f1 = host_get(h, "mode1_freq");
+  host_close(h);
+  const double periods = 1e-3 * t.meter * f1;
+  printf("%-14s velocity 64 in contact %.3f ms, %.3f periods of %.1f Hz\n",
+         p->id, t.meter, periods, f1);
+  CHECK(t.meter > 0.0 && periods <= STRIKE_PERIODS,
+        "%s: in contact %.2f periods of the fundamental", p->id, periods);
+  render_free(&t.out);
+}
+
+int
+main(int argc, char** argv)
+{
+  plugin = argc > 1 ? argv[1] : "urn:contact:impact";
+  struck = strstr(plugin, "impact") != NULL;
+  rubbed = strstr(plugin, "friction") != NULL;
+  rolled = strstr(plugin, "rolling") != NULL;
+  const char* only = argc > 2 ? argv[2] : NULL; /* one patch, by hand */
+  patch patches[PATCHES_MAX];
+  const int n = patches_read(plugin, true, patches, PATCHES_MAX);
+  CHECK(n > 1, "no presets");
+  for (int i = 0; i < n; ++i) {
+    const patch* p = &patches[i];
+    if (only && strcmp(only, p->id))
+      continue;
+    velocity_response(p);
+    if (rubbed)
+      normal_force_response(p);
+    if (rolled)
+      speed_response(p);
+    if (struck)
+      strike_duration(p);
+  }
+  return check_done("test_plugin_playing");
+}
