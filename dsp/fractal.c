@@ -11,8 +11,16 @@ fractal_init(fractal_noise* n, double rate, uint64_t seed)
 {
   memset(n, 0, sizeof(*n));
   n->rate = rate;
-  n->state = seed ? seed : 0x9E3779B97F4A7C15ull;
+  fractal_restart(n, seed);
   fractal_set(n, 1.0, 20.0, 0.4 * rate, 2);
+}
+
+void
+fractal_restart(fractal_noise* n, uint64_t seed)
+{
+  memset(n->s1, 0, sizeof(n->s1));
+  memset(n->s2, 0, sizeof(n->s2));
+  n->state = seed ? seed : 0x9E3779B97F4A7C15ull;
 }
 
 /* |1 - c e^{-j w}|^2 = (1 - c)^2 + 4 c sin^2(w/2), exact near w = 0 */

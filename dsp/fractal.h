@@ -39,6 +39,9 @@ void fractal_init(fractal_noise* n, double rate, uint64_t seed);
 void fractal_set(fractal_noise* n, double beta, double f_low, double f_high,
                  int per_decade);
 
+/* Back to the state fractal_init(seed) left (the shape is kept). */
+void fractal_restart(fractal_noise* n, uint64_t seed);
+
 /* Next sample. */
 double fractal_next(fractal_noise* n);
 

@@ -294,6 +294,7 @@ friction_init(friction* fr, double sample_rate, uint64_t seed)
   /* the plugin's defaults */
   fr->law = (friction_law){1e6, 0.1, 0.1, 0.0, 0.8, 0.3, 0.1, 0.7};
   fractal_init(&fr->noise, sample_rate, seed);
+  fr->seed = seed;
   modal_init(&fr->exciter, sample_rate);
   friction_set_exciter(fr, 0.01, FRICTION_DRIVE_VELOCITY);
   friction_set_noise(fr, 1.0);
@@ -356,6 +357,7 @@ friction_reset(friction* fr)
   fr->exciter_v = fr->anchor_v = 0.0;
   fr->tracking = false; /* the object may be reset with it */
   fr->mean_force = fr->mean_slip = 0.0;
+  fractal_restart(&fr->noise, fr->seed); /* every fresh note alike */
   modal_reset(&fr->exciter);
 }
 
@@ -563,13 +565,17 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
 
   double f1 = 0.0, z1 = 0.0, zd1 = 0.0;
   if (fn > 0.0) {
+    /* the surface's roughness is heard while it slides: the noise scales
+     * with the load and fades in over the Stribeck velocity of slip (it
+     * is explicit, from the last instant's slip) */
+    const double slip = fabs(fr->v);
+    const double noise = law->sigma3 * fn * w * slip / (slip + law->stribeck);
     const double hl = h * fr->relax;
     const double theta = hl > 2.0 ? 1.0 - 1.0 / hl : 0.5;
     const double kz = theta * h;
     const double z_t = fr->z + (1.0 - theta) * h * fr->zdot;
     const double v_t =
-        (v_free +
-         0.5 * kv * (fr->force + law->sigma0 * z_t + law->sigma3 * w)) *
+        (v_free + 0.5 * kv * (fr->force + law->sigma0 * z_t + noise)) *
         k->inv_den;
     const double k1 = 0.5 * kv * (kz * law->sigma0 + law->sigma1) * k->inv_den;
     const bristles b = bristles_scaled(&k->per_newton, fn);
@@ -587,7 +593,7 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
         solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &memo, &fr->relax);
     z1 = z_t + kz * zd1;
     f1 = law->sigma0 * z1 + law->sigma1 * zd1 + law->sigma2 * (v_t + k1 * zd1) +
-         law->sigma3 * w;
+         noise;
   }
   const double f = 0.5 * (fr->force + f1);
   ot->pending = f;
@@ -676,7 +682,7 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
         modal_correct(o, k.c, ot->pending - ot->applied);
       fr->tracking = false;
       modal_ring(o, frames - t, out_l + t, out_r + t, scale);
-      fr->anchor_v = fr->bow_velocity;
+      fr->anchor_v = 0.0;
       break;
     }
     const double anchor_before = fr->anchor_v;

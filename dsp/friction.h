@@ -4,14 +4,19 @@
  * bow, brake pad) rubs the interaction point of a modal object through the
  * elasto-plastic bristle model ([ch8] eq 8.16):
  *     z' = v (1 - alpha(v, z) z / z_ss(v))
- *     f  = sigma0 z + sigma1 z' + sigma2 v + sigma3 w
+ *     f  = sigma0 z + sigma1 z' + sigma2 v + sigma3 f_N w
  * with v the exciter's velocity relative to the object's surface, z the
  * mean bristle displacement, z_ss the Stribeck steady state (eq 8.17),
  * alpha the elastic-plastic transition (eqs 8.18-8.19) starting at the
  * breakaway displacement z_ba = c min(mu_s, mu_d) f_N / sigma0 (eq 8.28,
  * printed with mu_d: it assumes mu_s >= mu_d, and z_ba must stay below
  * the smallest steady state, mu f_N / sigma0 for the smaller mu), and w
- * fractal surface noise (fractal.h) of unit RMS.
+ * fractal surface noise (fractal.h) of unit RMS.  The noise
+ * term is printed as sigma3 w; here it scales with the load, as friction
+ * noise does (its force is proportional to the normal force [akay]):
+ * sigma3 is the noise's RMS per newton of f_N, so pressing harder is
+ * rougher ([ch8] table 8.1); and it is heard while the surfaces slide,
+ * fading in as |v| / (|v| + v_s).
  *
  * The force acts on the exciter as -f and on the object as +f, as the
  * average over each (sub-)step of its values at both ends; exciter and
@@ -54,7 +59,7 @@ typedef struct friction_law {
   double sigma0;    /* bristle stiffness, N/m */
   double sigma1;    /* bristle damping, N s/m */
   double sigma2;    /* viscous friction, N s/m */
-  double sigma3;    /* noise force, N */
+  double sigma3;    /* noise force per newton of normal force */
   double mu_s;      /* static friction coefficient */
   double mu_d;      /* dynamic friction coefficient */
   double stribeck;  /* Stribeck velocity v_s, m/s */
@@ -102,6 +107,7 @@ typedef struct friction {
   modal_coeffs exciter_sub; /* exciter at the sub-step */
   modal_object exciter;     /* one mode: the drive spring (velocity drive) */
   fractal_noise noise;
+  uint64_t seed; /* the noise's */
   friction_law law;
   friction_drive drive;
   double sample_rate;

@@ -188,7 +188,7 @@ write_port(FILE* f, const plugin_info* p, int index)
     fprintf(f, "\t\ta lv2:%s, lv2:ControlPort ;\n",
             port->kind == PORT_METER ? "OutputPort" : "InputPort");
     fputs("\t\tlv2:default ", f);
-    value(f, port->def);
+    value(f, plugin_port_default(p, index));
     fputs(" ;\n\t\tlv2:minimum ", f);
     value(f, port->min);
     fputs(" ;\n\t\tlv2:maximum ", f);
@@ -457,7 +457,7 @@ read_presets(const char* path, preset_file* pf)
       pr = &pf->presets[pf->n++];
       memset(pr, 0, sizeof(*pr));
       for (int i = 0; i < p->n_ports && i < MAX_PORTS; ++i)
-        pr->values[i] = plugin_port(p, i)->def;
+        pr->values[i] = plugin_port_default(p, i);
       const size_t id = strcspn(rest, " \t");
       snprintf(pr->id, sizeof(pr->id), "%.*s", (int)id, rest);
       snprintf(pr->label, sizeof(pr->label), "%s", rest + id + (rest[id] != 0));

@@ -45,7 +45,7 @@ void
 controls_defaults(const plugin_info* p, float* values)
 {
   for (int i = 0; i < p->n_ports; ++i)
-    values[i] = conform(plugin_port(p, i), plugin_port(p, i)->def);
+    values[i] = conform(plugin_port(p, i), plugin_port_default(p, i));
 }
 
 bool

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 #include "object_ports.h"
 
+#include <string.h>
+
 #define CONTROL(sym, nm, grp, unit, lo, def, hi, fl, doc)                      \
   PORT(PORT_CONTROL_IN, sym, nm, grp, unit, lo, def, hi, fl, doc)
 
@@ -26,7 +28,7 @@ static const port_info object_ports[OBJECT_N_PORTS] = {
             PORT_INTEGER,
             "Number of modes of the object that take part, from the top of "
             "the modal table. More modes: a richer, more metallic spectrum."),
-    CONTROL("object_mass", "Object mass", "object", UNIT_KG, 0.01f, 1, 1e12f,
+    CONTROL("object_mass", "Object mass", "object", UNIT_KG, 0.001f, 1, 1e12f,
             PORT_LOG,
             "Mass of the struck object. Modal masses are this mass divided by "
             "each mode's gain. A light object is pushed away by the blow and "
@@ -83,4 +85,15 @@ plugin_port(const plugin_info* p, int index)
 {
   return index >= 0 && index < p->n_own ? &p->own[index]
                                         : object_port(index - p->n_own);
+}
+
+float
+plugin_port_default(const plugin_info* p, int index)
+{
+  const port_info* port = plugin_port(p, index);
+  if (index >= p->n_own && p->object_defaults)
+    for (const port_default* d = p->object_defaults; d->symbol; ++d)
+      if (!strcmp(d->symbol, port->symbol))
+        return d->value;
+  return port->def;
 }

@@ -58,6 +58,14 @@ typedef struct port_info {
 #define UNIT_N_S_PER_M "cu:newtonSecondPerMetre"
 #define UNIT_STIFFNESS "cu:newtonPerMetrePowAlpha"
 
+/* A default of the shared object ports that an instrument sets its own
+ * way (its natural object differs: a rubbed object is lighter than a
+ * struck one). */
+typedef struct port_default {
+  const char* symbol;
+  float value;
+} port_default;
+
 /* A plugin's whole port list, for the generator and the glue. */
 typedef struct plugin_info {
   const char* uri;
@@ -66,6 +74,7 @@ typedef struct plugin_info {
   int n_ports;
   const port_info* own; /* the instrument's own ports, n_own of them; the */
   int n_own;            /* object's follow (object_ports.h) */
+  const port_default* object_defaults; /* NULL-symbol terminated, or NULL */
 } plugin_info;
 
 /* A row of a port table (every field; labels NULL). */
@@ -111,7 +120,9 @@ typedef struct plugin_info {
            "Share of the " gesture " = floor + (1 - floor) x (MIDI "           \
            "velocity / 127)^curve: above 1 soft notes are softer.")
 
-/* Port `index` of the plugin, own or object's (NULL out of range). */
+/* Port `index` of the plugin, own or object's (NULL out of range), and
+ * its default for this plugin. */
 const port_info* plugin_port(const plugin_info* p, int index);
+float plugin_port_default(const plugin_info* p, int index);
 
 #endif

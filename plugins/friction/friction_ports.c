@@ -20,7 +20,7 @@ static const port_info ports[FRICTION_OBJECT] = {
     INSTRUMENT_COMMON_METERS("Bristle solves"),
 
     PORT(PORT_CONTROL_IN, "normal_force", "Normal force", "exciter",
-         UNIT_NEWTON, 0, 3, 50, 0,
+         UNIT_NEWTON, 0, 3, 200, 0,
          "Force pressing the exciter on the object, f_N: harder is louder and "
          "rougher ([ch8] table 8.1). 0 lifts the exciter."),
     {PORT_CONTROL_IN, "drive_mode", "Drive", "exciter", NULL, 0, 0, 1,
@@ -53,10 +53,11 @@ static const port_info ports[FRICTION_OBJECT] = {
          UNIT_N_S_PER_M, 0, 0.1f, 10, 0,
          "sigma2: friction growing with the sliding speed (lubrication); "
          "changes how fast the timbre evolves."),
-    PORT(PORT_CONTROL_IN, "sigma3", "Roughness noise", "bristles", UNIT_NEWTON,
-         0, 0, 10, 0,
-         "sigma3: RMS of the fractal surface noise added to the friction "
-         "force: the surface's roughness."),
+    PORT(PORT_CONTROL_IN, "sigma3", "Roughness noise", "bristles", UNIT_COEF, 0,
+         0.1f, 1, 0,
+         "sigma3: RMS of the fractal surface noise in the friction force, "
+         "per newton of normal force: the surface's roughness, heard more "
+         "the harder the exciter presses."),
     PORT(PORT_CONTROL_IN, "mu_s", "Static friction", "bristles", UNIT_COEF,
          0.01f, 0.8f, 2, 0,
          "mu_s: friction coefficient at rest (stiction); with the Stribeck "
@@ -66,7 +67,7 @@ static const port_info ports[FRICTION_OBJECT] = {
          "mu_d: friction coefficient while sliding; high values narrow the "
          "sound's bandwidth."),
     PORT(PORT_CONTROL_IN, "stribeck_velocity", "Stribeck velocity", "bristles",
-         UNIT_MM_PER_S, 1, 100, 1000, PORT_LOG,
+         UNIT_MM_PER_S, 1, 20, 1000, PORT_LOG,
          "v_s: speed over which friction falls from static to dynamic."),
     PORT(PORT_CONTROL_IN, "breakaway", "Breakaway", "bristles", UNIT_COEF, 0,
          0.7f, 0.99f, 0,
@@ -79,6 +80,17 @@ static const port_info ports[FRICTION_OBJECT] = {
          "(coarse)."),
 };
 
+/* The default object is the struck bar made light enough to be rubbed:
+ * stick-slip starts at the first slip when the friction's drop, (mu_s -
+ * mu_d) f_N, is of the order of the force that swings the first mode at
+ * the bow velocity, m_1 omega_1 v_b (here 0.46 of it); see README.md,
+ * "Friction". */
+static const port_default object_defaults[] = {
+    {"object_mass", 0.02f},
+    {"gain", 2.0f},
+    {NULL, 0},
+};
+
 const plugin_info friction_info = {
     FRICTION_URI,
     "Contact Friction",
@@ -88,4 +100,5 @@ const plugin_info friction_info = {
     FRICTION_N_PORTS,
     ports,
     FRICTION_OBJECT,
+    object_defaults,
 };

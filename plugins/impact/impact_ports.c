@@ -60,4 +60,5 @@ const plugin_info impact_info = {
     IMPACT_N_PORTS,
     ports,
     IMPACT_OBJECT,
+    NULL,
 };

@@ -69,4 +69,5 @@ const plugin_info rolling_info = {
     ROLLING_N_PORTS,
     ports,
     ROLLING_OBJECT,
+    NULL,
 };

@@ -382,7 +382,7 @@ corners(void)
     law.sigma0 = stiff[(i >> 2) & 1];
     law.mu_s = mus[(i >> 4) & 1];
     law.mu_d = mus[(i >> 5) & 1];
-    law.sigma3 = 1.0;
+    law.sigma3 = 1.0 / forces[i & 1]; /* 1 N of noise */
     friction_set_law(&fr, law);
     friction_set_normal_force(&fr, forces[i & 1]);
     friction_set_motion(&fr, speeds[(i >> 1) & 1], 10.0 * speeds[(i >> 1) & 1]);
@@ -623,7 +623,7 @@ main(void)
             friction_law law = fr.law;
             law.sigma0 = s0;
             law.sigma1 = 0.1 * sqrt(s0 / 1e4);
-            law.sigma3 = 0.05;
+            law.sigma3 = 0.05 / forces[a]; /* 0.05 N of noise */
             friction_set_law(&fr, law);
             friction_set_normal_force(&fr, forces[a]);
             friction_set_motion(&fr, speeds[b], speeds[b] * forces[a]);

@@ -39,6 +39,8 @@ glass_at(double fs)
   HOST_OK(host_set(h, "mode1_gain", 1.0f));
   HOST_OK(host_set(h, "object_mass", 0.05f));
   HOST_OK(host_set(h, "sigma0", 1e5f));
+  HOST_OK(host_set(h, "sigma3", 0.0f)); /* smooth: the tone alone */
+  HOST_OK(host_set(h, "stribeck_velocity", 100.0f));
   HOST_OK(host_set(h, "normal_force", 3.0f));
   HOST_OK(host_set(h, "bow_velocity", 0.05f));
   HOST_OK(host_set(h, "gain", 0.0f));
@@ -231,6 +233,7 @@ main(void)
   /* 1. silence without normal force or without speed */
   for (int k = 0; k < 2; ++k) {
     host* h = glass();
+    HOST_OK(host_set(h, "sigma3", 1.0f)); /* rough, but not sliding */
     HOST_OK(host_set(h, k == 0 ? "normal_force" : "bow_velocity", 0.0f));
     HOST_OK(host_note_on(h, 0, 60, 127));
     HOST_OK(host_note_off(h, second, 60));

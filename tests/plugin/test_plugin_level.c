@@ -33,7 +33,7 @@ loudest(host* h, const char* uri)
     CHECK(host_set(h, "ext_force", 100), "no ext_force port");
     CHECK(host_set(h, "velocity_max", 20), "no velocity_max port");
   } else if (!strcmp(uri, "urn:contact:friction")) {
-    CHECK(host_set(h, "normal_force", 50), "no normal_force port");
+    CHECK(host_set(h, "normal_force", 200), "no normal_force port");
     CHECK(host_set(h, "bow_velocity", 2), "no bow_velocity port");
   } else {
     CHECK(host_set(h, "ball_mass", 10), "no ball_mass port");

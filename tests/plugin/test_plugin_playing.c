@@ -9,8 +9,8 @@
  *    is above -70 dBFS RMS (held) or -60 dBFS peak (struck);
  * 2. friction, speaking: from velocity 20 up, the RMS over a 50 ms window
  *    comes within 6 dB of the note's steady level (the RMS of 1.5-2.0 s)
- *    within 250 ms of the note-on (a slow-building preset named in
- *    slow_speakers[] within 1 s);
+ *    within 250 ms of the note-on (the issue allows the wine glass 1 s;
+ *    it needs none of it);
  * 3. friction, normal force: at velocity 127 (the patch's own speed and
  *    force), f_N at 8 log-spaced values from 0.5x to 4x its value: each
  *    within 12 dB of the loudest, and from 1x to 4x the RMS rises by 2 dB
@@ -51,8 +51,6 @@ enum { N_VELOCITIES = sizeof(velocities) / sizeof(velocities[0]) };
 #define SPEAK_WINDOW_S  0.05
 #define SPEAK_WITHIN_DB 6.0
 #define SPEAK_BY_S      0.25
-#define SLOW_SPEAK_BY_S 1.0
-static const char* const slow_speakers[] = {"wineglass"};
 /* 3. */
 enum { N_SWEEP = 8 };
 #define FORCE_HOLE_DB   12.0
@@ -154,15 +152,6 @@ rank_correlation(const double* x, int n)
   return 1.0 - 6.0 * d2 / (n * ((double)n * n - 1.0));
 }
 
-static bool
-is_slow_speaker(const patch* p)
-{
-  for (size_t i = 0; i < sizeof(slow_speakers) / sizeof(slow_speakers[0]); ++i)
-    if (!strcmp(p->id, slow_speakers[i]))
-      return true;
-  return false;
-}
-
 /* 1. and 2. */
 static void
 velocity_response(const patch* p)
@@ -184,12 +173,11 @@ velocity_response(const patch* p)
           spoke = at;
           break;
         }
-      const double by = is_slow_speaker(p) ? SLOW_SPEAK_BY_S : SPEAK_BY_S;
       printf("(%.0f ms)", 1e3 * spoke);
-      CHECK(spoke >= 0.0 && spoke <= by,
+      CHECK(spoke >= 0.0 && spoke <= SPEAK_BY_S,
             "%s, velocity %d: within %.0f dB of its steady %.1f dBFS only "
             "after %.0f ms (bar %.0f)",
-            p->id, vel, SPEAK_WITHIN_DB, steady, 1e3 * spoke, 1e3 * by);
+            p->id, vel, SPEAK_WITHIN_DB, steady, 1e3 * spoke, 1e3 * SPEAK_BY_S);
     }
     render_free(&t.out);
   }
@@ -216,7 +204,6 @@ static void
 normal_force_response(const patch* p)
 {
   double level[N_SWEEP], bright[N_SWEEP], loudest = -INFINITY;
-  int unit = -1;
   printf("%-14s f_N x", p->id);
   for (int i = 0; i < N_SWEEP; ++i) {
     const double x = sweep_factor(i, 0.5, 4.0);
@@ -224,21 +211,23 @@ normal_force_response(const patch* p)
     level[i] = rms_db(&t.out, 0.5, 2.0);
     bright[i] = centroid(&t.out, 0.5, 2.0);
     loudest = fmax(loudest, level[i]);
-    if (fabs(x - 1.0) < 1e-9 || (unit < 0 && x > 1.0))
-      unit = i;
     printf(" %.2f:%+.1f/%.0fHz", x, level[i], bright[i]);
     render_free(&t.out);
   }
-  printf("\n");
+  take t = play(p, 127, 2.0, NULL, 1.0, NULL, 0.0);
+  const double level1 = rms_db(&t.out, 0.5, 2.0);
+  const double bright1 = centroid(&t.out, 0.5, 2.0);
+  render_free(&t.out);
+  printf(" (1:%+.1f/%.0fHz)\n", level1, bright1);
   for (int i = 0; i < N_SWEEP; ++i)
     CHECK(level[i] >= loudest - FORCE_HOLE_DB,
           "%s: f_N x%.2f at %.1f dBFS, %.1f dB under the loudest", p->id,
           sweep_factor(i, 0.5, 4.0), level[i], loudest - level[i]);
-  const double louder = level[N_SWEEP - 1] - level[unit];
-  const double brighter = bright[N_SWEEP - 1] / bright[unit] - 1.0;
+  const double louder = level[N_SWEEP - 1] - level1;
+  const double brighter = bright[N_SWEEP - 1] / bright1 - 1.0;
   CHECK(louder >= FORCE_LOUDER_DB || brighter >= FORCE_BRIGHTER,
-        "%s: pressing 4x harder than x%.2f: %+.1f dB, centroid %+.0f %%", p->id,
-        sweep_factor(unit, 0.5, 4.0), louder, 100.0 * brighter);
+        "%s: pressing 4x harder: %+.1f dB, centroid %+.0f %%", p->id, louder,
+        100.0 * brighter);
 }
 
 /* 4. */
