@@ -296,6 +296,7 @@ friction_init(friction* fr, double sample_rate, uint64_t seed)
   fractal_init(&fr->noise, sample_rate, seed);
   fr->seed = seed;
   modal_init(&fr->exciter, sample_rate);
+  fr->grip = FRICTION_DRIVE_FREQ;
   friction_set_exciter(fr, 0.01, FRICTION_DRIVE_VELOCITY);
   friction_set_noise(fr, 1.0);
 }
@@ -309,6 +310,20 @@ friction_set_law(friction* fr, friction_law law)
   fr->law = law;
 }
 
+/* the drive spring as one mode of the exciter in the anchor's frame */
+static void
+set_drive_spring(friction* fr)
+{
+  const double w0 = 2.0 * DSP_PI * fr->grip;
+  const double zeta = FRICTION_DRIVE_DAMPING;
+  modal_set_count(&fr->exciter, 1);
+  modal_set_mass(&fr->exciter, fr->exciter_mass);
+  modal_set_mode(&fr->exciter, 0, fr->grip * sqrt(1 - zeta * zeta),
+                 1.0 / (zeta * w0), 1.0);
+  modal_update(&fr->exciter);
+  fr->object_changed = true;
+}
+
 void
 friction_set_exciter(friction* fr, double mass, friction_drive drive)
 {
@@ -317,15 +332,16 @@ friction_set_exciter(friction* fr, double mass, friction_drive drive)
   fr->drive = drive;
   if (mass != fr->exciter_mass) {
     fr->exciter_mass = mass;
-    /* the drive spring as one mode of the exciter in the anchor's frame */
-    const double w0 = 2.0 * DSP_PI * FRICTION_DRIVE_FREQ;
-    const double zeta = FRICTION_DRIVE_DAMPING;
-    modal_set_count(&fr->exciter, 1);
-    modal_set_mass(&fr->exciter, mass);
-    modal_set_mode(&fr->exciter, 0, FRICTION_DRIVE_FREQ * sqrt(1 - zeta * zeta),
-                   1.0 / (zeta * w0), 1.0);
-    modal_update(&fr->exciter);
-    fr->object_changed = true;
+    set_drive_spring(fr);
+  }
+}
+
+void
+friction_set_grip(friction* fr, double frequency)
+{
+  if (frequency != fr->grip) {
+    fr->grip = frequency;
+    set_drive_spring(fr);
   }
 }
 

@@ -31,9 +31,13 @@
  * rate, the sample is split into sub-steps.
  *
  * The exciter has mass m.  Driven by velocity, it is held to an anchor
- * moving at the bow velocity by a spring and damper tuned to 250 Hz with
- * damping ratio 0.7: below that it follows the anchor, above it gives way
- * like the flesh of a finger or the hand on a bow.  Driven by force, it is
+ * moving at the bow velocity by a spring and damper, the grip, tuned to
+ * 250 Hz unless set (friction_set_grip()) with damping ratio 0.7: below
+ * that it follows the anchor, above it gives way like the flesh of a
+ * finger or the hair of a bow.  The hand is at rest while the exciter is
+ * lifted: a note sets the exciter down, stuck, and the hand accelerates
+ * to the bow velocity (the speed glide), so that the first slip releases
+ * the load the sticking built, as a bow's attack does [guettler].  Driven by force, it is
  * a free mass pushed along the surface by the external force.
  */
 #ifndef CONTACT_FRICTION_H
@@ -51,7 +55,8 @@ enum { FRICTION_MAX_SUBSTEPS = 8 };
 /* Friction coefficients are kept at or above this. */
 #define FRICTION_MIN_MU 1e-6
 
-/* The drive's natural frequency (Hz) and damping ratio. */
+/* The drive's natural frequency (Hz; friction_set_grip() sets another)
+ * and damping ratio. */
 #define FRICTION_DRIVE_FREQ    250.0
 #define FRICTION_DRIVE_DAMPING 0.7
 
@@ -112,6 +117,7 @@ typedef struct friction {
   friction_drive drive;
   double sample_rate;
   double exciter_mass;   /* kg */
+  double grip;           /* Hz, the drive spring's natural frequency */
   double bow_velocity;   /* m/s, the anchor (velocity drive) */
   double ext_force;      /* N, along the surface (force drive) */
   double normal_force;   /* N, as set */
@@ -135,6 +141,9 @@ typedef struct friction {
 void friction_init(friction* fr, double sample_rate, uint64_t seed);
 void friction_set_law(friction* fr, friction_law law);
 void friction_set_exciter(friction* fr, double mass, friction_drive drive);
+/* The natural frequency of the hand's hold on the exciter (velocity drive):
+ * the compliance of a finger's flesh, a bow's hair, a pad's mounting. */
+void friction_set_grip(friction* fr, double frequency);
 /* Bow velocity (velocity drive) and external force (force drive) now; the
  * player's controls are smoothed by the caller. */
 void friction_set_motion(friction* fr, double bow_velocity, double ext_force);

@@ -79,6 +79,7 @@ controls(instrument* in)
     friction* fr = &voice(in, v)->contact;
     friction_set_law(fr, law);
     friction_set_exciter(fr, 1e-3 * c[FRICTION_EXCITER_MASS], drive);
+    friction_set_grip(fr, c[FRICTION_GRIP]);
     if (new_beta)
       friction_set_noise(fr, s->beta);
     drive_voice(in, v);

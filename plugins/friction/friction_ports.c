@@ -25,8 +25,8 @@ static const port_info ports[FRICTION_OBJECT] = {
          "rougher ([ch8] table 8.1). 0 lifts the exciter."),
     {PORT_CONTROL_IN, "drive_mode", "Drive", "exciter", NULL, 0, 0, 1,
      PORT_ENUM,
-     "Velocity: the exciter is held to a hand moving at the bow velocity (a "
-     "grip tuned to 250 Hz, damped at 0.7 of critical). Force: the exciter "
+     "Velocity: the exciter is held to a hand moving at the bow velocity "
+     "(through the grip, damped at 0.7 of critical). Force: the exciter "
      "is a free mass "
      "pushed along by the external force.",
      drive_modes},
@@ -41,6 +41,11 @@ static const port_info ports[FRICTION_OBJECT] = {
                               1.5f),
     PORT(PORT_CONTROL_IN, "exciter_mass", "Exciter mass", "exciter", UNIT_GRAM,
          0.1f, 10, 10000, PORT_LOG, "Mass of the finger, bow or pad."),
+    PORT(PORT_CONTROL_IN, "grip", "Grip", "exciter", UNIT_HZ, 10, 250, 5000,
+         PORT_LOG,
+         "Natural frequency of the hand's hold on the exciter (velocity "
+         "drive): a finger's flesh or a bow's hair give way (tens to hundreds "
+         "of Hz), a brake pad's mounting hardly (kHz)."),
     PORT(PORT_CONTROL_IN, "sigma0", "Bristle stiffness", "bristles",
          UNIT_N_PER_M, 100, 1e6f, 1e8f, PORT_LOG,
          "sigma0: how stiff the contact's bristles are; sets how the rubbing "
