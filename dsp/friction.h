@@ -37,8 +37,8 @@
  * finger or the hair of a bow.  The hand is at rest while the exciter is
  * lifted: a note sets the exciter down, stuck, and the hand accelerates
  * to the bow velocity (the speed glide), so that the first slip releases
- * the load the sticking built, as a bow's attack does [guettler].  Driven by force, it is
- * a free mass pushed along the surface by the external force.
+ * the load the sticking built, as a bow's attack does [guettler].  Driven by
+ * force, it is a free mass pushed along the surface by the external force.
  */
 #ifndef CONTACT_FRICTION_H
 #define CONTACT_FRICTION_H
