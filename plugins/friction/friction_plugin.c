@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * urn:contact:friction: an exciter rubbing its object through the
- * elasto-plastic bristles (dsp/friction), one per voice.  Note-on puts the
- * exciter down (MIDI velocity scales the bow velocity or the external
- * force), note-off lifts it (the normal force glides to zero in a few
- * milliseconds) and the object rings out.  Channel or polyphonic pressure
- * p (0..1) scales the normal force by 1 + p, CC1 value c the speed (or
- * force) by 1 + c / 127: at rest they play the set values.  The rest is
- * common (common/instrument.h).
+ * elasto-plastic bristles (dsp/friction), one per voice.  Note-on sets the
+ * exciter down on a hand at rest, which then accelerates to the stroke's
+ * speed; the MIDI velocity plays a share of the stroke (speed and normal
+ * force together, instrument_expression()).  Note-off lifts it (the
+ * normal force glides to zero in a few milliseconds) and the object rings
+ * out.  Channel or polyphonic pressure p (0..1) scales the normal force by
+ * 1 + p, CC1 value c the speed (or force) by 1 + c / 127: at rest they
+ * play the set values.  The rest is common (common/instrument.h).
  */
 #include "friction.h"
 #include "friction_ports.h"
