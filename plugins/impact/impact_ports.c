@@ -43,8 +43,10 @@ static const port_info ports[IMPACT_OBJECT] = {
          UNIT_M_PER_S, 0.01f, 2, 20, PORT_LOG,
          "Impact velocity of a note-on of velocity 127."),
     PORT(PORT_CONTROL_IN, "velocity_curve", "Velocity curve", "hammer",
-         UNIT_EXPONENT, 0.25f, 1, 4, PORT_LOG,
-         "Impact velocity = velocity at 127 x (MIDI velocity / 127)^curve."),
+         UNIT_EXPONENT, 0.25f, 1.5f, 4, PORT_LOG,
+         "Impact velocity = velocity at 127 x (MIDI velocity / 127)^curve: a "
+         "strike's peak follows it, so velocity 10 to 127 spans about 22 dB "
+         "x curve."),
     PORT(PORT_CONTROL_IN, "ext_force", "External force", "hammer", UNIT_NEWTON,
          0, 0, 100, 0,
          "Constant force on the hammer toward the object (gravity, a hand "

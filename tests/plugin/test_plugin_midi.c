@@ -148,9 +148,12 @@ all_notes_off(void)
                     (size_t)(0.02 * rate), rate, 1, &f, &d, &fx, &dx, &a1);
       measure_modes(r.l + (size_t)(0.12 * rate), (size_t)(0.02 * rate),
                     (size_t)(0.02 * rate), rate, 1, &f, &d, &fx, &dx, &a2);
-      /* achieved 3.4e-11; silencing or damping would lose most of it */
+      /* achieved 3.4e-11 at velocity 100, but the float output's
+       * rounding (2^-24 of each sample) scatters a 20 ms fit's amplitude
+       * by about 2e-9 from one velocity to another; silencing or damping
+       * would lose most of it */
       check_rel("CC123, damper off: amplitude 60 ms on / e^(-0.06/t_e)",
-                a2 / a1, exp(-0.06 / d), 3e-10);
+                a2 / a1, exp(-0.06 / d), 1e-8);
     }
     render_free(&r);
     host_close(h);
