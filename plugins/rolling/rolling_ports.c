@@ -18,12 +18,12 @@ static const port_info ports[ROLLING_OBJECT] = {
          "smoothly, low values skip from bump to bump."),
     INSTRUMENT_COMMON_METERS("Contact solves"),
 
-    PORT(PORT_CONTROL_IN, "speed", "Speed", "ball", UNIT_M_PER_S, 0, 0.3f, 5, 0,
+    PORT(PORT_CONTROL_IN, "speed", "Speed", "ball", UNIT_M_PER_S, 0, 0.3f, 10, 0,
          "Rolling speed: faster rolls are louder and brighter, the surface's "
          "texture passing by quicker."),
     PORT(PORT_CONTROL_IN, "stop_time", "Stop time", "ball", UNIT_S, 0.01f, 1,
          20, PORT_LOG, "How long the ball takes to stop after note-off."),
-    INSTRUMENT_VELOCITY_PORTS("ball", "roll (speed)", 0, 1.5f),
+    INSTRUMENT_VELOCITY_PORTS("ball", "roll (speed)", 0.05f, 1),
     PORT(PORT_CONTROL_IN, "ball_mass", "Ball mass", "ball", UNIT_KG, 0.0005f,
          0.005f, 10, PORT_LOG,
          "Mass of the ball (a marble 5 g, a billiard ball 170 g, a bowling "
