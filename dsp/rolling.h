@@ -28,6 +28,17 @@
  *
  * The speed moves to its target at a bounded acceleration: 20 ms for a
  * change of the controls, or a set stopping time.
+ *
+ * When the ball skips.  On its contact the ball is an oscillator at
+ * f_c = sqrt(alpha g / x_s) / (2 pi) (x_s the static compression), damped
+ * by zeta = mu g / (2 w_c), whose base the ride c(X) moves: the compression
+ * departs by xi, xi'' + 2 zeta w_c xi' + w_c^2 xi = v^2 c''(X).  The ball
+ * stays in contact while xi_rms < x_s / 2.  The patch 2 sqrt(R x_s)
+ * crosses the texture in one period of f_c at v_c = sqrt(alpha g R) / pi,
+ * whatever the stiffness and mass: below it the patch's cut-off v / 2a
+ * rises through the object's modes with the speed; above it the texture
+ * rings the contact itself (tests/dsp/test_rolling checks the criterion
+ * against the model).
  */
 #ifndef CONTACT_ROLLING_H
 #define CONTACT_ROLLING_H

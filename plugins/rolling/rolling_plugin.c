@@ -2,7 +2,12 @@
 /*
  * urn:contact:rolling: a ball rolling over its object (dsp/rolling), one
  * per voice.  Note-on puts a ball down at rest (on a fresh voice) and sets
- * it rolling at the speed times the MIDI velocity / 127; note-off lets it
+ * it rolling at the speed times the velocity's share of the gesture
+ * (velocity_floor, velocity_curve: instrument_expression()).  Velocity
+ * plays the speed only, not the weight: while the ball stays on the
+ * surface its force ripples by m v^2 c''(X), which the weight does not
+ * enter, so a harder press only lets it roll faster before it skips
+ * (pressure does that, below).  Note-off lets it
  * slow to a stop over the stop time, and it then rests on the object,
  * which rings out.  CC1 value c scales the speed by 1 + c / 127, channel
  * or polyphonic pressure p the weight by 1 + p: at rest they play the set

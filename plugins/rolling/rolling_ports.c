@@ -18,15 +18,17 @@ static const port_info ports[ROLLING_OBJECT] = {
          "smoothly, low values skip from bump to bump."),
     INSTRUMENT_COMMON_METERS("Contact solves"),
 
-    PORT(PORT_CONTROL_IN, "speed", "Speed", "ball", UNIT_M_PER_S, 0, 0.3f, 5, 0,
+    PORT(PORT_CONTROL_IN, "speed", "Speed", "ball", UNIT_M_PER_S, 0, 0.1f, 10,
+         0,
          "Rolling speed: faster rolls are louder and brighter, the surface's "
          "texture passing by quicker."),
     PORT(PORT_CONTROL_IN, "stop_time", "Stop time", "ball", UNIT_S, 0.01f, 1,
          20, PORT_LOG, "How long the ball takes to stop after note-off."),
-    INSTRUMENT_VELOCITY_PORTS("ball", "roll (speed)", 0, 1.5f),
+    INSTRUMENT_VELOCITY_PORTS("ball", "roll (speed)", 0.2f, 1),
     PORT(PORT_CONTROL_IN, "ball_mass", "Ball mass", "ball", UNIT_KG, 0.0005f,
-         0.005f, 10, PORT_LOG,
-         "Mass of the ball (a marble 5 g, a billiard ball 170 g, a bowling "
+         0.017f, 10, PORT_LOG,
+         "Mass of the ball (a marble 5 g, a steel ball of 8 mm radius 17 g, a "
+         "billiard ball 170 g, a bowling "
          "ball 7 kg): heavier is louder, fuller and lower."),
     PORT(PORT_CONTROL_IN, "ball_radius", "Ball radius", "ball", UNIT_MM, 1, 8,
          120, PORT_LOG,
@@ -45,7 +47,7 @@ static const port_info ports[ROLLING_OBJECT] = {
          "beta of the surface's 1/f^beta profile: low values are fine-grained "
          "and hissing, high values smooth and rumbling."),
     PORT(PORT_CONTROL_IN, "surface_depth", "Surface depth", "surface", UNIT_UM,
-         0.01f, 1, 100, PORT_LOG,
+         0.01f, 3, 100, PORT_LOG,
          "RMS height of the surface profile: a polished surface is below "
          "0.1 um, sanded wood a few um."),
     PORT(PORT_CONTROL_IN, "stiffness", "Stiffness", "contact", UNIT_STIFFNESS,
@@ -56,8 +58,10 @@ static const port_info ports[ROLLING_OBJECT] = {
          1, 1.5f, 4, 0,
          "Exponent of the contact law: 1.5 for a sphere on a flat (Hertz)."),
     PORT(PORT_CONTROL_IN, "mu", "Contact damping", "contact", UNIT_S_PER_M, 0,
-         0.3f, 10, 0,
-         "mu = lambda / k, the contact's viscous loss: higher is deader."),
+         10, 10, 0,
+         "mu = lambda / k, the contact's viscous loss: higher is deader. It "
+         "damps the ball ringing on the contact (zeta = mu g / (2 w_c)), "
+         "which a rough surface drives above sqrt(1.5 g R) / pi."),
 };
 
 const plugin_info rolling_info = {
