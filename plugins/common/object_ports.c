@@ -53,7 +53,7 @@ static const port_info object_ports[OBJECT_N_PORTS] = {
             "Left hears the struck point; right moves from the struck point "
             "(0, mono) to its mirror image across the object (1), where odd "
             "modes of a symmetric object change sign."),
-    CONTROL("gain", "Gain", "output", UNIT_DB, -60, 12, 60, 0,
+    CONTROL("gain", "Gain", "output", UNIT_DB, -60, 12, 80, 0,
             "Output level. At 0 dB a pickup velocity of 1 m/s is full scale."),
 
     MODE_PORTS(1, 261.626f, 1825.0f, 1.0f),

@@ -64,6 +64,14 @@ static const port_info ports[ROLLING_OBJECT] = {
          "which a rough surface drives above sqrt(1.5 g R) / pi."),
 };
 
+/* A ball rolling in contact moves its object by micrometres per second
+ * (its force ripple is under its weight): +52 dB brings the default ball
+ * to -20 dBFS RMS. */
+static const port_default object_defaults[] = {
+    {"gain", 52.0f},
+    {NULL, 0},
+};
+
 const plugin_info rolling_info = {
     ROLLING_URI,
     "Contact Rolling",
@@ -73,5 +81,5 @@ const plugin_info rolling_info = {
     ROLLING_N_PORTS,
     ports,
     ROLLING_OBJECT,
-    NULL,
+    object_defaults,
 };

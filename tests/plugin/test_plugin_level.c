@@ -2,7 +2,7 @@
 /*
  * Output level safety: the loudest corner of each instrument's ranges
  * (heaviest exciter on the lightest object, hardest pressed, fastest, at
- * +60 dB of gain) comes out finite and under the limiter's +6 dBFS
+ * +80 dB of gain) comes out finite and under the limiter's +6 dBFS
  * ceiling, never at the hard clamp; and below full scale the limiter is
  * transparent: a render 20 dB quieter is the same sound scaled.
  * Usage: test_plugin_level URI
@@ -26,7 +26,7 @@
 static void
 loudest(host* h, const char* uri)
 {
-  CHECK(host_set(h, "gain", 60), "no gain port");
+  CHECK(host_set(h, "gain", 80), "no gain port");
   CHECK(host_set(h, "object_mass", 0.01f), "no object_mass port");
   if (!strcmp(uri, "urn:contact:impact")) {
     CHECK(host_set(h, "hammer_mass", 10000), "no hammer_mass port");
