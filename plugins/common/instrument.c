@@ -21,6 +21,7 @@
 static const double silence = 1e-6;
 static const double steal_fade_s = 0.005;
 static const double gain_smoothing_s = 0.005;
+static const double gain_arrived = 1e-7; /* 2^-24 is 6e-8 */
 static const float output_clamp = 16.0f;
 
 /* ---- voices ----------------------------------------------------------- */
@@ -168,10 +169,11 @@ control_change(instrument* in, int number, int value)
         if (in->slots[v].sounding && in->slots[v].sustained)
           release(in, v);
     break;
-  case 120: /* all sound off, the limiter's memory of it too */
+  case 120: /* all sound off, the limiter's and the gain's memory of it too */
     for (int v = 0; v < INSTRUMENT_VOICES; ++v)
       free_voice(in, v);
     limiter_reset(&in->limiter);
+    in->gain_now = in->object.gain;
     break;
   case 121: /* reset all controllers */
     in->bend = 0.0;
@@ -316,6 +318,10 @@ render(instrument* in, uint32_t from, uint32_t to)
     const double target = in->object.gain;
     for (int t = 0; t < frames; ++t) {
       g += (target - g) * in->gain_coeff;
+      /* arrived: within the float output's resolution of the target, so
+       * that a gain once moved ends exactly where a fresh one starts */
+      if (fabs(g - target) <= gain_arrived * fabs(target))
+        g = target;
       out_l[from + t] *= (float)g;
       out_r[from + t] *= (float)g;
     }
