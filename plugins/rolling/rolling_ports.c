@@ -58,7 +58,7 @@ static const port_info ports[ROLLING_OBJECT] = {
          1, 1.5f, 4, 0,
          "Exponent of the contact law: 1.5 for a sphere on a flat (Hertz)."),
     PORT(PORT_CONTROL_IN, "mu", "Contact damping", "contact", UNIT_S_PER_M, 0,
-         10, 10, 0,
+         10, 100, 0,
          "mu = lambda / k, the contact's viscous loss: higher is deader. It "
          "damps the ball ringing on the contact (zeta = mu g / (2 w_c)), "
          "which a rough surface drives above sqrt(1.5 g R) / pi."),
