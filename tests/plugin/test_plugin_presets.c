@@ -16,6 +16,7 @@
 #include "analysis.h"
 #include "check.h"
 #include "host.h"
+#include "patches.h"
 #include "render.h"
 
 #include <math.h>
@@ -77,79 +78,47 @@ main(int argc, char** argv)
    * 3 dB: as a skipping ball's path is chaotic, the rounding of another
    * build moves a two-second RMS by a dB or two) */
   textured = strstr(plugin_uri, "rolling") != NULL;
-  const char* name = strrchr(plugin_uri, ':') + 1;
-  const char* root_dir = getenv("CONTACT_SOURCE_ROOT");
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/presets/%s.presets",
-           root_dir ? root_dir : ".", name);
-  FILE* f = fopen(path, "r");
-  if (!f) {
-    perror(path);
-    return 1;
-  }
-  char line[512], id[64] = "", mat[32] = "";
-  double q = 0.0;
-  int root = 60, count = 0;
-  bool more = true;
-  while (more) {
-    more = fgets(line, sizeof(line), f) != NULL;
-    const bool next = !more || !strncmp(line, "preset ", 7);
-    if (next && id[0]) {
-      /* the preset just read: play it */
-      char uri[128];
-      snprintf(uri, sizeof(uri), "urn:contact:preset:%s-%s", name, id);
-      host* h = host_open(plugin_uri, rate, 512);
-      CHECK(host_load_preset(h, uri), "%s does not load", uri);
-      HOST_OK(host_note_on(h, 0, root, 127));
-      render r = render_run(h, 2.0, 512);
-      bool finite = true;
-      for (size_t i = 0; i < r.frames; ++i)
-        finite = finite && isfinite(r.l[i]) && isfinite(r.r[i]);
-      CHECK(finite, "%s: non-finite output", id);
-      if (textured) {
-        const double rms_db = 20.0 * log10(rms(r.l, r.frames) + 1e-30);
-        printf("%-14s RMS %+.1f dBFS", id, rms_db);
-        CHECK(fabs(rms_db + 20.0) < 3.0,
-              "%s: velocity 127 has an RMS of %.1f dBFS", id, rms_db);
-      } else {
-        const double peak_db = 20.0 * log10(peak_abs(r.l, r.frames) + 1e-30);
-        printf("%-14s peak %+.1f dBFS", id, peak_db);
-        CHECK(fabs(peak_db + 6.0) < 1.5, "%s: velocity 127 peaks at %.1f dBFS",
-              id, peak_db);
-      }
-      render_free(&r);
-      host_close(h);
-      if (mat[0]) {
-        const double qr = rendered_q(uri, root);
-        const material* m = NULL;
-        for (size_t k = 0; k < sizeof(materials) / sizeof(materials[0]); ++k)
-          if (!strcmp(materials[k].name, mat))
-            m = &materials[k];
-        printf(", %s: rendered q %.1f (range %g..%g, preset %g)", mat, qr,
-               m ? m->q_min : 0, m ? m->q_max : 0, q);
-        CHECK(m != NULL, "%s: unknown material %s", id, mat);
-        CHECK(m && qr >= m->q_min && qr <= m->q_max, "%s: q %.1f outside %s",
-              id, qr, mat);
-        CHECK(fabs(qr / q - 1.0) < 0.03, "%s: q %.1f, made with %g", id, qr, q);
-      }
-      printf("\n");
-      ++count;
-      id[0] = mat[0] = '\0';
-      q = 0.0;
-      root = 60;
+  patch presets[PATCHES_MAX];
+  const int count = patches_read(plugin_uri, false, presets, PATCHES_MAX);
+  for (int i = 0; i < count; ++i) {
+    const patch* p = &presets[i];
+    host* h = host_open(plugin_uri, rate, 512);
+    CHECK(host_load_preset(h, p->uri), "%s does not load", p->uri);
+    HOST_OK(host_note_on(h, 0, p->root, 127));
+    render r = render_run(h, 2.0, 512);
+    bool finite = true;
+    for (size_t t = 0; t < r.frames; ++t)
+      finite = finite && isfinite(r.l[t]) && isfinite(r.r[t]);
+    CHECK(finite, "%s: non-finite output", p->id);
+    if (textured) {
+      const double rms_db = 20.0 * log10(rms(r.l, r.frames) + 1e-30);
+      printf("%-14s RMS %+.1f dBFS", p->id, rms_db);
+      CHECK(fabs(rms_db + 20.0) < 3.0,
+            "%s: velocity 127 has an RMS of %.1f dBFS", p->id, rms_db);
+    } else {
+      const double peak_db = 20.0 * log10(peak_abs(r.l, r.frames) + 1e-30);
+      printf("%-14s peak %+.1f dBFS", p->id, peak_db);
+      CHECK(fabs(peak_db + 6.0) < 1.5, "%s: velocity 127 peaks at %.1f dBFS",
+            p->id, peak_db);
     }
-    if (!more)
-      break;
-    if (!strncmp(line, "preset ", 7))
-      sscanf(line + 7, "%63s", id);
-    else if (!strncmp(line, "material ", 9))
-      sscanf(line + 9, "%31s", mat);
-    else if (!strncmp(line, "q ", 2))
-      q = atof(line + 2);
-    else if (!strncmp(line, "root_note ", 10))
-      root = atoi(line + 10);
+    render_free(&r);
+    host_close(h);
+    if (p->material[0]) {
+      const double qr = rendered_q(p->uri, p->root);
+      const material* m = NULL;
+      for (size_t k = 0; k < sizeof(materials) / sizeof(materials[0]); ++k)
+        if (!strcmp(materials[k].name, p->material))
+          m = &materials[k];
+      printf(", %s: rendered q %.1f (range %g..%g, preset %g)", p->material, qr,
+             m ? m->q_min : 0, m ? m->q_max : 0, p->q);
+      CHECK(m != NULL, "%s: unknown material %s", p->id, p->material);
+      CHECK(m && qr >= m->q_min && qr <= m->q_max, "%s: q %.1f outside %s",
+            p->id, qr, p->material);
+      CHECK(fabs(qr / p->q - 1.0) < 0.03, "%s: q %.1f, made with %g", p->id, qr,
+            p->q);
+    }
+    printf("\n");
   }
-  fclose(f);
   CHECK(count >= 6, "only %d presets", count);
   return check_done("test_plugin_presets");
 }
