@@ -199,26 +199,43 @@ sweep_factor(int i, double lo, double hi)
   return lo * pow(hi / lo, (double)i / (N_SWEEP - 1));
 }
 
+/* a held velocity-127 note with `port` (if any) scaled by x: its RMS
+ * (dBFS) and spectral centroid over 0.5-2 s, once it has settled */
+static void
+steady_sound(const patch* p, const char* port, double x, double* level,
+             double* bright)
+{
+  take t = play(p, 127, 2.0, port, x, NULL, 0.0);
+  *level = rms_db(&t.out, 0.5, 2.0);
+  *bright = centroid(&t.out, 0.5, 2.0);
+  render_free(&t.out);
+}
+
+/* the steady sound with `port` scaled by N_SWEEP log-spaced factors from
+ * lo to hi */
+static void
+sweep(const patch* p, const char* port, double lo, double hi, double* level,
+      double* bright)
+{
+  printf("%-14s %s x", p->id, port);
+  for (int i = 0; i < N_SWEEP; ++i) {
+    const double x = sweep_factor(i, lo, hi);
+    steady_sound(p, port, x, &level[i], &bright[i]);
+    printf(" %.2f:%+.1f/%.0fHz", x, level[i], bright[i]);
+  }
+}
+
 /* 3. */
 static void
 normal_force_response(const patch* p)
 {
-  double level[N_SWEEP], bright[N_SWEEP], loudest = -INFINITY;
-  printf("%-14s f_N x", p->id);
-  for (int i = 0; i < N_SWEEP; ++i) {
-    const double x = sweep_factor(i, 0.5, 4.0);
-    take t = play(p, 127, 2.0, "normal_force", x, NULL, 0.0);
-    level[i] = rms_db(&t.out, 0.5, 2.0);
-    bright[i] = centroid(&t.out, 0.5, 2.0);
-    loudest = fmax(loudest, level[i]);
-    printf(" %.2f:%+.1f/%.0fHz", x, level[i], bright[i]);
-    render_free(&t.out);
-  }
-  take t = play(p, 127, 2.0, NULL, 1.0, NULL, 0.0);
-  const double level1 = rms_db(&t.out, 0.5, 2.0);
-  const double bright1 = centroid(&t.out, 0.5, 2.0);
-  render_free(&t.out);
+  double level[N_SWEEP], bright[N_SWEEP], level1, bright1;
+  sweep(p, "normal_force", 0.5, 4.0, level, bright);
+  steady_sound(p, NULL, 1.0, &level1, &bright1);
   printf(" (1:%+.1f/%.0fHz)\n", level1, bright1);
+  double loudest = -INFINITY;
+  for (int i = 0; i < N_SWEEP; ++i)
+    loudest = fmax(loudest, level[i]);
   for (int i = 0; i < N_SWEEP; ++i)
     CHECK(level[i] >= loudest - FORCE_HOLE_DB,
           "%s: f_N x%.2f at %.1f dBFS, %.1f dB under the loudest", p->id,
@@ -235,15 +252,7 @@ static void
 speed_response(const patch* p)
 {
   double level[N_SWEEP], bright[N_SWEEP];
-  printf("%-14s speed x", p->id);
-  for (int i = 0; i < N_SWEEP; ++i) {
-    const double x = sweep_factor(i, 0.25, 2.0);
-    take t = play(p, 127, 2.0, "speed", x, NULL, 0.0);
-    level[i] = rms_db(&t.out, 0.5, 2.0);
-    bright[i] = centroid(&t.out, 0.5, 2.0);
-    printf(" %.2f:%+.1f/%.0fHz", x, level[i], bright[i]);
-    render_free(&t.out);
-  }
+  sweep(p, "speed", 0.25, 2.0, level, bright);
   const double rank_level = rank_correlation(level, N_SWEEP);
   const double rank_bright = rank_correlation(bright, N_SWEEP);
   const double span = level[N_SWEEP - 1] - level[0];
