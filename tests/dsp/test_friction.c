@@ -27,8 +27,12 @@
  * 9. the bristles' relaxation over one step is the theta rule's: the
  *    trapezoid (eq 8.34) for h lambda <= 2, theta = 1 - 1/(h lambda)
  *    above;
- * 10. one step's force is eq 8.16 evaluated from the state after it.
+ * 10. one step's force is eq 8.16 evaluated from the state after it;
+ * 11. the grip: sliding on a rigid object while the hand speeds up, the
+ *     exciter lags the hand as the grip's spring and damper say, for two
+ *     grip frequencies.
  */
+#include "analysis.h"
 #include "check.h"
 #include "friction.h"
 #include "modal.h"
@@ -522,6 +526,52 @@ step_force(void)
   CHECK(worst <= step_bar, "step force off eq 8.16 by %g", worst);
 }
 
+/* 11. Sliding fast (the Stribeck dip long passed: friction mu_d f_N +
+ * sigma2 v) on a rigid object, the hand's speed glides from 1 to 2 m/s,
+ * its acceleration a = a0 e^(-t/tau).  In the hand's frame the exciter
+ * (mass m, grip k = m w0^2, c = 2 zeta m w0) moves by y with
+ *     m y'' + (c + sigma2) y' + k y = -m a - sigma2 v_hand - mu_d f_N,
+ * so once the grip's own transient has died its velocity y' = u follows
+ *     u = a (m / tau - sigma2) / (k - (c + sigma2) / tau + m / tau^2). */
+static void
+grip(void)
+{
+  const double fs = 48000.0, tau = 0.03, m = 0.01, zeta = 0.7;
+  const double grips[2] = {100.0, 400.0};
+  double worst = 0.0;
+  for (int g = 0; g < 2; ++g) {
+    setup(fs, 0, 1.0, FRICTION_DRIVE_VELOCITY);
+    friction_set_grip(&fr, grips[g]);
+    friction_set_normal_force(&fr, 1.0);
+    friction_set_motion(&fr, 1.0, 0.0);
+    run(1.0);
+    friction_set_motion(&fr, 2.0, 0.0);
+    const double w0 = 2.0 * PI * grips[g], k = m * w0 * w0;
+    const double c = 2.0 * zeta * m * w0, s2 = soft_bristles.sigma2;
+    const double lag = (m / tau - s2) / (k - (c + s2) / tau + m / (tau * tau));
+    double sum = 0.0, want = 0.0;
+    for (int n = 1; n <= (int)(0.03 * fs); ++n) {
+      const double before = fr.anchor_v;
+      friction_process(&fr, &o, 1, l, r, 1.0);
+      const double a = (fr.anchor_v - before) * fs;
+      if (n > (int)(0.015 * fs)) { /* the grip's transient: e^-6 at 100 Hz */
+        sum += fr.exciter.v[0];
+        want += lag * a;
+      }
+    }
+    printf("grip %3.0f Hz: the exciter lags the hand by %.4e m/s on average "
+           "(spring and damper: %.4e)\n",
+           grips[g], sum / (0.015 * fs), want / (0.015 * fs));
+    worst = worst_of(worst, sum / want - 1.0);
+  }
+  /* achieved 9.8e-3 at 100 Hz and 5.7e-4 at 400 Hz, the same at 192 kHz
+   * (so not the step's error); a grip that ignored its setting is off by
+   * a factor 16 at 400 Hz */
+  printf("grip: lag off the spring-damper's by %.2e at worst (bar 2e-2)\n",
+         worst);
+  CHECK(worst < 2e-2, "the exciter lags its grip by %g off", worst);
+}
+
 int
 main(void)
 {
@@ -664,5 +714,6 @@ main(void)
   glides();
   theta_rule();
   step_force();
+  grip();
   return check_done("test_friction");
 }
