@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Benchmark of the instruments (not a test: it asserts nothing).
+ * Benchmark of the instruments (not a test: it asserts nothing).  Every
+ * figure is printed in ns per output sample and as a ratio to the limit
+ * measured in the same run (limit.h: a bare bank of as many modes), since
+ * absolute ns vary by 1.5x and more between machines.
  *
- * Impact, DSP level: one voice (hammer + object) with 8, 32 and 128 modes,
- * and 16 voices of 32 modes, at 48 kHz in blocks of 256, struck 8 times a
- * second at random velocities (a fast drum roll) and ringing in between;
- * also the free ringing alone.  Friction, DSP level: one voice rubbing
- * continuously (stick-slip) with 8 and 32 modes, without and with surface
- * noise.  Rolling, DSP level: a marble rolling on the plate at 0.3 m/s
- * (bouncing from bump to bump) and at 0.03 m/s (in contact).  Plugin
- * level: run() of the built plugins through lilv with 16 modes.  Prints ns
- * per sample and the Newton iteration histograms.
+ * The object: modes log-spaced from 100 Hz to 10 kHz, q = 1000, with equal
+ * gains or gains falling with the mode number.  Impact, DSP level: one
+ * voice with 8, 32 and 128 modes struck 8 times a second at random
+ * velocities, with a free hammer and with one pushed back onto the object
+ * by 5 N (it bounces, then rests between strikes); 16 voices of 32 modes;
+ * the free ringing alone.  Friction: one voice rubbing continuously
+ * (stick-slip), without and with surface noise.  Rolling: a marble at
+ * 0.3 m/s (skipping from bump to bump) and at 0.03 m/s (in contact).
+ * Plugin level: run() of the built plugins through lilv, 16 voices of 16
+ * modes, per voice against the DSP level with 16 modes.  Also the Newton
+ * iteration histograms.
  *
  * usage: bench [--quick]   (--quick: a short smoke run)
  */
@@ -19,6 +24,7 @@
 #include "friction.h"
 #include "host.h"
 #include "impact.h"
+#include "limit.h"
 #include "modal.h"
 #include "rolling.h"
 
@@ -52,17 +58,19 @@ uniform(void)
   return (rng >> 8) / 16777216.0;
 }
 
-/* a plate-like spectrum: modes spread from 120 Hz to 0.4 Fs, decays that
- * shorten with frequency (q about 1000) */
+/* the benchmark's object (limit.h's spectrum), gains equal or falling */
+static bool falling;
+
 static void
 setup(voice* v, int modes)
 {
   modal_init(&v->object, rate);
   modal_set_count(&v->object, modes);
   for (int i = 0; i < modes; ++i) {
-    const double f = 120.0 * pow(0.4 * rate / 120.0, (double)i / modes);
-    modal_set_mode(&v->object, i, f * (1.0 + 0.01 * uniform()),
-                   1000.0 / (3.14159265358979 * f), 1.0 / (1.0 + 0.2 * i));
+    const double f =
+        100.0 * pow(100.0, modes > 1 ? (double)i / (modes - 1) : 0);
+    modal_set_mode(&v->object, i, f, 1000.0 / (3.14159265358979 * f),
+                   falling ? 1.0 / (1.0 + 0.2 * i) : 1.0);
   }
   modal_update(&v->object);
   impact_init(&v->contact, rate);
@@ -71,14 +79,16 @@ setup(voice* v, int modes)
 }
 
 /* ns per sample of `voices` voices for `seconds`, strikes at `per_second`
- * per voice (0: none, the objects just ring) */
+ * per voice (0: none, the objects just ring), the hammer pushed towards
+ * the object by ext_force */
 static double
 run_dsp(voice* vs, int voices, int modes, double seconds, double per_second,
-        newton_stats* stats)
+        double ext_force, newton_stats* stats)
 {
   static float l[BLOCK], r[BLOCK];
   for (int i = 0; i < voices; ++i) {
     setup(&vs[i], modes);
+    impact_set_hammer(&vs[i].contact, 0.01, ext_force);
     impact_strike(&vs[i].contact, &vs[i].object, 1.0);
   }
   const long blocks = (long)(seconds * rate / BLOCK);
@@ -175,7 +185,7 @@ run_rolling(int modes, double speed, double seconds, rolling** out)
 }
 
 /* ns per sample of a plugin's run(), notes of `chord` keys 8 times a
- * second (held for the friction and rolling instruments) */
+ * second (held for the friction and rolling instruments), 16 modes */
 static double
 run_plugin(const char* uri, int chord, double seconds)
 {
@@ -200,6 +210,37 @@ run_plugin(const char* uri, int chord, double seconds)
   return 1e9 * best / (double)frames;
 }
 
+/* the limit at each size, measured at the start of the run */
+static const int limit_sizes[] = {8, 16, 32, 128};
+static double limits[4];
+
+static double
+limit_for(int modes)
+{
+  for (int i = 0; i < 4; ++i)
+    if (limit_sizes[i] == modes)
+      return limits[i];
+  return NAN;
+}
+
+static void
+report(const char* what, int modes, double ns, const char* extra)
+{
+  const double limit = limit_for(modes);
+  printf("  %-40s %7.1f ns  limit %5.1f  ratio %5.2fx%s\n", what, ns, limit,
+         ns / limit, extra ? extra : "");
+}
+
+static void
+print_histogram(const newton_stats* st)
+{
+  for (int k = 0; k <= NEWTON_CAP; ++k)
+    if (st->histogram[k])
+      printf("    %2d: %10llu  %6.2f %%\n", k,
+             (unsigned long long)st->histogram[k],
+             100.0 * st->histogram[k] / st->solves);
+}
+
 int
 main(int argc, char** argv)
 {
@@ -208,73 +249,95 @@ main(int argc, char** argv)
   voice* vs = (voice*)aligned_alloc(64, sizeof(voice) * MAX_VOICES);
   if (!vs)
     return 1;
+  char extra[160];
   newton_stats stats;
 
   printf("contact benchmark, %g kHz, blocks of %d, %g s per figure "
-         "(best of 3)\n\n",
+         "(best of 3); ratio = ns / the limit's ns at as many modes\n\n",
          rate / 1e3, BLOCK, seconds);
-  printf("Impact (dsp/impact + dsp/modal), 8 strikes per second per voice:\n");
-  const int sizes[3] = {8, 32, 128};
-  for (int i = 0; i < 3; ++i) {
-    const double ns = run_dsp(vs, 1, sizes[i], seconds, 8.0, &stats);
-    printf("  1 voice,  %3d modes: %7.1f ns/sample  (%.2f Newton iterations "
-           "per solve)\n",
-           sizes[i], ns, (double)stats.iterations / stats.solves);
+  printf("Limit (a bare bank of modes, limit.h):\n");
+  for (int i = 0; i < 4; ++i) {
+    limits[i] = limit_ns_per_sample(limit_sizes[i], rate, seconds);
+    printf("  %3d modes: %6.1f ns/sample\n", limit_sizes[i], limits[i]);
   }
-  const double ns16 = run_dsp(vs, 16, 32, seconds, 8.0, &stats);
-  printf("  16 voices, 32 modes: %7.1f ns/sample  (%.1f per voice)\n", ns16,
-         ns16 / 16);
-  printf("  1 voice,   32 modes, ringing only: %5.1f ns/sample\n",
-         run_dsp(vs, 1, 32, seconds, 0.0, NULL));
 
-  printf("\nNewton iterations per solve, 16 voices x 32 modes run (%llu "
-         "solves, %llu cap hits):\n",
+  const int sizes[3] = {8, 32, 128};
+  for (int pattern = 0; pattern < 2; ++pattern) {
+    falling = pattern == 1;
+    printf("\nImpact (dsp/impact + dsp/modal), %s gains, 8 strikes a second:\n",
+           falling ? "falling" : "equal");
+    for (int rest = 0; rest < 2; ++rest)
+      for (int i = 0; i < 3; ++i) {
+        char what[64];
+        snprintf(what, sizeof(what), "1 voice, %3d modes%s", sizes[i],
+                 rest ? ", resting (5 N)" : "");
+        const double ns =
+            run_dsp(vs, 1, sizes[i], seconds, 8.0, rest ? 5.0 : 0.0, &stats);
+        snprintf(extra, sizeof(extra), "  (%.2f Newton iterations per solve)",
+                 (double)stats.iterations / stats.solves);
+        report(what, sizes[i], ns, extra);
+      }
+  }
+  falling = false;
+  const double ns16 = run_dsp(vs, 16, 32, seconds, 8.0, 0.0, &stats);
+  snprintf(extra, sizeof(extra), "  (16 voices: %.1f ns)", ns16);
+  report("16 voices, 32 modes, per voice", 32, ns16 / 16, extra);
+  report("1 voice, 32 modes, ringing only", 32,
+         run_dsp(vs, 1, 32, seconds, 0.0, 0.0, NULL), NULL);
+  printf("  Newton iterations per solve, the 16-voice run (%llu solves, %llu "
+         "cap hits):\n",
          (unsigned long long)stats.solves, (unsigned long long)stats.cap_hits);
-  for (int k = 0; k <= NEWTON_CAP; ++k)
-    if (stats.histogram[k])
-      printf("  %2d: %10llu  %6.2f %%\n", k,
-             (unsigned long long)stats.histogram[k],
-             100.0 * stats.histogram[k] / stats.solves);
+  print_histogram(&stats);
+  const double impact16 = run_dsp(vs, 1, 16, seconds, 8.0, 0.0, NULL);
 
   printf("\nFriction (dsp/friction + dsp/modal), one voice rubbing:\n");
-  for (int i = 0; i < 4; ++i) {
-    const int modes = i < 2 ? 8 : 32;
-    const double sigma3 = i % 2 ? 0.05 : 0.0;
+  double friction16 = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const int modes = i == 2 ? 16 : 32;
+    const double sigma3 = i == 1 ? 0.02 : 0.0;
     newton_stats fs;
     const double ns = run_friction(modes, sigma3, seconds, &fs);
-    printf("  1 voice, %3d modes%s %6.1f ns/sample  (%.3f Newton iterations "
-           "per solve, %llu cap hits)\n",
-           modes, sigma3 > 0.0 ? ", with noise:" : ":            ", ns,
-           (double)fs.iterations / fs.solves, (unsigned long long)fs.cap_hits);
+    snprintf(extra, sizeof(extra),
+             "  (%.3f Newton iterations per solve, %llu cap hits)",
+             (double)fs.iterations / fs.solves,
+             (unsigned long long)fs.cap_hits);
+    report(i == 1   ? "1 voice, 32 modes, with noise"
+           : i == 2 ? "1 voice, 16 modes"
+                    : "1 voice, 32 modes",
+           modes, ns, extra);
+    if (i == 2)
+      friction16 = ns;
   }
 
-  printf("\nRolling (dsp/rolling + dsp/surface + dsp/modal), a marble on a "
-         "plate:\n");
-  for (int i = 0; i < 4; ++i) {
-    const int modes = i % 2 ? 32 : 8;
-    const double speed = i < 2 ? 0.3 : 0.03;
+  printf("\nRolling (dsp/rolling + dsp/surface + dsp/modal), a marble:\n");
+  double rolling16 = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const int modes = i == 2 ? 16 : 32;
+    const double speed = i == 0 ? 0.3 : 0.03;
     rolling* r;
     const double ns = run_rolling(modes, speed, seconds, &r);
-    printf("  1 voice, %3d modes, %.2f m/s: %6.1f ns/sample  (in contact "
-           "%.0f %%, %.3f Newton iterations per solve, %llu cap hits)\n",
-           modes, speed, ns, 100.0 * r->contact_fraction,
-           (double)r->stats.iterations / r->stats.solves,
-           (unsigned long long)r->stats.cap_hits);
+    char what[64];
+    snprintf(what, sizeof(what), "1 voice, %d modes, %.2f m/s", modes, speed);
+    snprintf(extra, sizeof(extra),
+             "  (in contact %.0f %%, %.3f Newton iterations per solve)",
+             100.0 * r->contact_fraction,
+             (double)r->stats.iterations / r->stats.solves);
+    report(what, modes, ns, extra);
+    if (i == 2)
+      rolling16 = ns;
   }
 
-  printf("\nPlugin run() through lilv, 16 modes:\n");
-  printf("  impact, 1 note 8 times a second:     %7.1f ns/sample\n",
-         run_plugin("urn:contact:impact", 1, seconds));
-  printf("  impact, 16-note chords:              %7.1f ns/sample\n",
-         run_plugin("urn:contact:impact", 16, seconds));
-  printf("  friction, 1 note held:               %7.1f ns/sample\n",
-         run_plugin("urn:contact:friction", 1, seconds));
-  printf("  friction, 16 notes held:             %7.1f ns/sample\n",
-         run_plugin("urn:contact:friction", 16, seconds));
-  printf("  rolling, 1 note held:                 %7.1f ns/sample\n",
-         run_plugin("urn:contact:rolling", 1, seconds));
-  printf("  rolling, 16 notes held:               %7.1f ns/sample\n",
-         run_plugin("urn:contact:rolling", 16, seconds));
+  printf("\nPlugin run() through lilv, 16 voices x 16 modes, per voice "
+         "(against the DSP level at 16 modes):\n");
+  const char* uris[3] = {"urn:contact:impact", "urn:contact:friction",
+                         "urn:contact:rolling"};
+  const double dsp16[3] = {impact16, friction16, rolling16};
+  for (int i = 0; i < 3; ++i) {
+    const double ns = run_plugin(uris[i], 16, seconds) / 16;
+    snprintf(extra, sizeof(extra), "  (DSP %.1f ns: %+.0f %%)", dsp16[i],
+             100.0 * (ns / dsp16[i] - 1.0));
+    report(strrchr(uris[i], ':') + 1, 16, ns, extra);
+  }
   free(vs);
   return 0;
 }
