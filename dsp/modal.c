@@ -133,12 +133,22 @@ modal_coeffs_compute(const modal_object* o, double step, modal_coeffs* c)
   }
 }
 
+static double static_deflection(const modal_object* o, int l, double force);
+
 void
 modal_update(modal_object* o)
 {
   for (int l = 0; l < o->n; ++l) {
-    if (!(l < o->count && mode_enabled(o, l)))
+    const bool on = l < o->count && mode_enabled(o, l);
+    if (!on)
       o->x[l] = o->v[l] = 0.0;
+    const double wd = 2.0 * DSP_PI * o->freq[l];
+    const double w0 =
+        on ? sqrt(wd * wd + 1.0 / (o->decay[l] * o->decay[l])) : 0.0;
+    o->w0[l] = w0;
+    o->inv_w0[l] = on ? 1.0 / w0 : 0.0;
+    o->deflection[l] =
+        on && o->gain[l] > 0.0 ? static_deflection(o, l, 1.0) : 0.0;
     /* mirror pickup: mode i (1-based) is even under reflection for odd i */
     o->pickup_r[l] = (l % 2 == 0) ? 1.0 : 1.0 - 2.0 * o->width;
   }
@@ -314,7 +324,7 @@ static_deflection(const modal_object* o, int l, double force)
   return force * o->gain[l] / (o->mass * (wd * wd + sigma * sigma));
 }
 
-void
+DSP_VECTOR_CLONES void
 modal_bounds_about(const modal_object* o, double static_force, double* reach,
                    double* speed)
 {
@@ -322,18 +332,22 @@ modal_bounds_about(const modal_object* o, double static_force, double* reach,
    * -2 g y'^2), w0^2 = (2 pi f)^2 + 1/t_e^2 being the natural frequency,
    * y = x - x_static the displacement from its rest under the static
    * force; so the amplitude sqrt(y^2 + (y'/w0)^2) bounds |y| and w0 times
-   * it bounds |y'|, and the sums bound the interaction point. */
+   * it bounds |y'|, and the sums bound the interaction point.  One
+   * vectorised pass over constants kept by modal_update(). */
+  const double* restrict x = o->x;
+  const double* restrict v = o->v;
+  const double* restrict w0 = o->w0;
+  const double* restrict inv_w0 = o->inv_w0;
+  const double* restrict deflection = o->deflection;
   double sx = 0.0;
   double sv = 0.0;
-  for (int l = 0; l < o->count; ++l) {
-    const double wd = 2.0 * DSP_PI * o->freq[l];
-    if (!(wd > 0.0 && o->decay[l] > 0.0))
-      continue;
-    const double w0 = sqrt(wd * wd + 1.0 / (o->decay[l] * o->decay[l]));
-    const double y = o->x[l] - static_deflection(o, l, static_force);
-    const double amp = sqrt(y * y + (o->v[l] / w0) * (o->v[l] / w0));
+#pragma omp simd reduction(+ : sx, sv)
+  for (int l = 0; l < o->n; ++l) {
+    const double y = x[l] - static_force * deflection[l];
+    const double u = v[l] * inv_w0[l];
+    const double amp = sqrt(y * y + u * u);
     sx += amp;
-    sv += amp * w0;
+    sv += amp * w0[l];
   }
   /* margin for rounding */
   *reach = (1.0 + 1e-9) * sx;

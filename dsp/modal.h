@@ -66,7 +66,13 @@ typedef struct modal_object {
   double freq[MODAL_MAX_MODES];  /* Hz, as rendered (after transposition) */
   double decay[MODAL_MAX_MODES]; /* s, 1/e amplitude decay time */
   double gain[MODAL_MAX_MODES];  /* 1 / modal mass, relative to the mass */
-  modal_coeffs audio;            /* step 1 / sample rate */
+  /* per mode, for modal_bounds_about() (0 for modes that are off): the
+   * natural frequency w0 (rad/s), 1 / w0, and the static deflection per
+   * newton at the point, gain / (mass w0^2) */
+  alignas(64) double w0[MODAL_MAX_MODES];
+  alignas(64) double inv_w0[MODAL_MAX_MODES];
+  alignas(64) double deflection[MODAL_MAX_MODES];
+  modal_coeffs audio; /* step 1 / sample rate */
   double sample_rate;
   double mass;  /* kg */
   double width; /* stereo width of the pickups, 0..1 */
