@@ -17,7 +17,8 @@
  * modes, per voice against the DSP level with 16 modes.  Also the Newton
  * iteration histograms.
  *
- * usage: bench [--quick]   (--quick: a short smoke run)
+ * usage: bench [--quick | --seconds S]   (--quick: a short smoke run; S
+ * seconds per figure, 10 by default)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -244,8 +245,11 @@ print_histogram(const newton_stats* st)
 int
 main(int argc, char** argv)
 {
-  const bool quick = argc > 1 && !strcmp(argv[1], "--quick");
-  const double seconds = quick ? 0.5 : 10.0;
+  double seconds = 10.0;
+  if (argc > 1 && !strcmp(argv[1], "--quick"))
+    seconds = 0.5;
+  else if (argc > 2 && !strcmp(argv[1], "--seconds"))
+    seconds = atof(argv[2]);
   voice* vs = (voice*)aligned_alloc(64, sizeof(voice) * MAX_VOICES);
   if (!vs)
     return 1;
