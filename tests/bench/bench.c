@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { BLOCK = 256, MAX_VOICES = 16 };
 static const double rate = 48000.0;
@@ -42,14 +41,6 @@ typedef struct voice {
   modal_object object;
   impact contact;
 } voice;
-
-static double
-now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 static uint32_t rng = 12345u;
 static double
@@ -97,7 +88,7 @@ run_dsp(voice* vs, int voices, int modes, double seconds, double per_second,
       per_second > 0 ? (long)(rate / per_second / BLOCK) : blocks + 1;
   double best = INFINITY;
   for (int rep = 0; rep < 3; ++rep) {
-    const double t0 = now();
+    const double t0 = bench_now();
     for (long b = 0; b < blocks; ++b) {
       for (int i = 0; i < voices; ++i) {
         if ((b + i * 3) % period == 0)
@@ -105,7 +96,7 @@ run_dsp(voice* vs, int voices, int modes, double seconds, double per_second,
         impact_process(&vs[i].contact, &vs[i].object, BLOCK, l, r, 1.0);
       }
     }
-    best = fmin(best, now() - t0);
+    best = fmin(best, bench_now() - t0);
   }
   if (stats) {
     memset(stats, 0, sizeof(*stats));
@@ -142,10 +133,10 @@ run_friction(int modes, double sigma3, double seconds, newton_stats* stats)
   const long blocks = (long)(seconds * rate / BLOCK);
   double best = INFINITY;
   for (int rep = 0; rep < 3; ++rep) {
-    const double t0 = now();
+    const double t0 = bench_now();
     for (long b = 0; b < blocks; ++b)
       friction_process(&fr, &o, BLOCK, l, r, 1.0);
-    best = fmin(best, now() - t0);
+    best = fmin(best, bench_now() - t0);
   }
   *stats = fr.stats;
   return 1e9 * best / (blocks * BLOCK);
@@ -173,12 +164,12 @@ run_rolling(int modes, double speed, double seconds, rolling** out)
   double best = INFINITY, touching = 0.0;
   for (int rep = 0; rep < 3; ++rep) {
     touching = 0.0;
-    const double t0 = now();
+    const double t0 = bench_now();
     for (long b = 0; b < blocks; ++b) {
       rolling_process(&r, &o, BLOCK, l, rr, 1.0);
       touching += r.contact_fraction;
     }
-    best = fmin(best, now() - t0);
+    best = fmin(best, bench_now() - t0);
   }
   r.contact_fraction = touching / blocks;
   *out = &r;
@@ -203,9 +194,9 @@ run_plugin(const char* uri, int chord, double seconds)
       host_note_on(h, t, 48 + 2 * k, 40 + (int)(80 * uniform()));
   double best = INFINITY;
   for (int rep = 0; rep < 3; ++rep) {
-    const double t0 = now();
+    const double t0 = bench_now();
     host_run(h, frames, BLOCK, NULL, NULL);
-    best = fmin(best, now() - t0);
+    best = fmin(best, bench_now() - t0);
   }
   host_close(h);
   return 1e9 * best / (double)frames;

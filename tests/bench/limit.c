@@ -16,8 +16,8 @@ typedef struct bank {
   float x[LIMIT_MAX_MODES], v[LIMIT_MAX_MODES];
 } bank;
 
-static double
-now(void)
+double
+bench_now(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -74,12 +74,12 @@ limit_ns_per_sample(int modes, double rate, double seconds)
   volatile float sink = 0.0f;
   double best = INFINITY;
   for (int rep = 0; rep < 3; ++rep) {
-    const double t0 = now();
+    const double t0 = bench_now();
     for (long k = 0; k < blocks; ++k) {
       u[0] = k % period == 0 ? 1.0f : 0.0f; /* a strike */
       sink += run_block(&b, modes, u, out);
     }
-    best = fmin(best, now() - t0);
+    best = fmin(best, bench_now() - t0);
   }
   (void)sink;
   return 1e9 * best / ((double)blocks * LIMIT_BLOCK);

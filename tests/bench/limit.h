@@ -16,4 +16,7 @@
  * times a second. */
 double limit_ns_per_sample(int modes, double rate, double seconds);
 
+/* The monotonic clock, in seconds, that both time by. */
+double bench_now(void);
+
 #endif
