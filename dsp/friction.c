@@ -291,7 +291,8 @@ friction_init(friction* fr, double sample_rate, uint64_t seed)
 {
   memset(fr, 0, sizeof(*fr));
   fr->sample_rate = sample_rate;
-  /* the plugin's defaults */
+  /* a smooth surface, v_s = 0.1 m/s (the plugin's defaults differ: see
+   * friction_ports.c) */
   fr->law = (friction_law){1e6, 0.1, 0.1, 0.0, 0.8, 0.3, 0.1, 0.7};
   fractal_init(&fr->noise, sample_rate, seed);
   fr->seed = seed;

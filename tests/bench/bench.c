@@ -13,8 +13,9 @@
  * the free ringing alone.  Friction: one voice rubbing continuously
  * (stick-slip), without and with surface noise.  Rolling: a marble at
  * 0.3 m/s (skipping from bump to bump) and at 0.03 m/s (in contact).
- * Plugin level: run() of the built plugins through lilv, 16 voices of 16
- * modes, per voice against the DSP level with 16 modes.  Also the Newton
+ * Plugin level: run() of the built plugins through lilv playing the same
+ * cases with 16 voices of 16 modes, per voice against the DSP level with
+ * 16 modes.  Also the Newton
  * iteration histograms.
  *
  * usage: bench [--quick | --seconds S]   (--quick: a short smoke run; S
@@ -176,22 +177,61 @@ run_rolling(int modes, double speed, double seconds, rolling** out)
   return 1e9 * best / (blocks * BLOCK);
 }
 
-/* ns per sample of a plugin's run(), notes of `chord` keys 8 times a
- * second (held for the friction and rolling instruments), 16 modes */
+/* The DSP level's cases as port values: the object (16 modes), the hammer
+ * (the impact ports' defaults already), the rubbing, the marble. */
+typedef struct setting {
+  const char* symbol;
+  float value;
+} setting;
+
+static const setting impact_ports[] = {{NULL, 0}};
+static const setting friction_ports[] = {
+    {"normal_force", 3},        {"bow_velocity", 0.1f},
+    {"sigma0", 1e6f},           {"sigma3", 0},
+    {"stribeck_velocity", 100}, {"grip", 250},
+    {"exciter_mass", 10},       {NULL, 0}};
+static const setting rolling_ports[] = {
+    {"ball_mass", 0.005f}, {"ball_radius", 8},   {"stiffness", 1e9f},
+    {"mu", 0.3f},          {"surface_depth", 1}, {"roughness", 1.5f},
+    {"asymmetry", 0.2f},   {"speed", 0.03f},     {NULL, 0}};
+
+static void
+set_object(host* h, int modes)
+{
+  host_set(h, "modes", (float)modes);
+  host_set(h, "object_mass", 1.0f);
+  host_set(h, "damper", 0.0f);
+  host_set(h, "root_note", 60.0f);
+  for (int i = 0; i < modes; ++i) {
+    char symbol[32];
+    const double f = 100.0 * pow(100.0, (double)i / (modes - 1));
+    snprintf(symbol, sizeof(symbol), "mode%d_freq", i + 1);
+    host_set(h, symbol, (float)f);
+    snprintf(symbol, sizeof(symbol), "mode%d_decay", i + 1);
+    host_set(h, symbol, (float)(1e3 * 1000.0 / (3.14159265358979 * f)));
+    snprintf(symbol, sizeof(symbol), "mode%d_gain", i + 1);
+    host_set(h, symbol, 1.0f);
+  }
+}
+
+/* ns per sample of a plugin's run() playing the DSP level's case with 16
+ * modes: `chord` notes struck 8 times a second at random velocities
+ * (impact), or held at velocity 127 (friction, rolling) */
 static double
-run_plugin(const char* uri, int chord, double seconds)
+run_plugin(const char* uri, const setting* ports, int chord, double seconds)
 {
   host* h = host_open(uri, rate, BLOCK);
   if (!h)
     return NAN;
-  host_set(h, "modes", 16.0f);
-  host_set(h, "damper", 0.0f);
+  set_object(h, 16);
+  for (const setting* p = ports; p->symbol; ++p)
+    host_set(h, p->symbol, p->value);
   const uint64_t frames = (uint64_t)(seconds * rate);
   const bool held = strstr(uri, "impact") == NULL;
   const uint64_t step = held ? 4 * frames : (uint64_t)(rate / 8);
   for (uint64_t t = 0; t < 4 * frames; t += step)
     for (int k = 0; k < chord; ++k)
-      host_note_on(h, t, 48 + 2 * k, 40 + (int)(80 * uniform()));
+      host_note_on(h, t, 60 + k, held ? 127 : 40 + (int)(80 * uniform()));
   double best = INFINITY;
   for (int rep = 0; rep < 3; ++rep) {
     const double t0 = bench_now();
@@ -326,9 +366,10 @@ main(int argc, char** argv)
          "(against the DSP level at 16 modes):\n");
   const char* uris[3] = {"urn:contact:impact", "urn:contact:friction",
                          "urn:contact:rolling"};
+  const setting* ports[3] = {impact_ports, friction_ports, rolling_ports};
   const double dsp16[3] = {impact16, friction16, rolling16};
   for (int i = 0; i < 3; ++i) {
-    const double ns = run_plugin(uris[i], 16, seconds) / 16;
+    const double ns = run_plugin(uris[i], ports[i], 16, seconds) / 16;
     snprintf(extra, sizeof(extra), "  (DSP %.1f ns: %+.0f %%)", dsp16[i],
              100.0 * (ns / dsp16[i] - 1.0));
     report(strrchr(uris[i], ':') + 1, 16, ns, extra);
