@@ -18,8 +18,9 @@
  * 16 modes.  Also the Newton
  * iteration histograms.
  *
- * usage: bench [--quick | --seconds S]   (--quick: a short smoke run; S
- * seconds per figure, 10 by default)
+ * usage: bench [--quick | --seconds S] [--only SECTION]   (--quick: a
+ * short smoke run; S seconds per figure, 10 by default; SECTION one of
+ * impact, friction, rolling, plugin: only that one, e.g. under callgrind)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -277,10 +278,21 @@ int
 main(int argc, char** argv)
 {
   double seconds = 10.0;
-  if (argc > 1 && !strcmp(argv[1], "--quick"))
-    seconds = 0.5;
-  else if (argc > 2 && !strcmp(argv[1], "--seconds"))
-    seconds = atof(argv[2]);
+  const char* only = NULL;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--quick"))
+      seconds = 0.5;
+    else if (i + 1 < argc && !strcmp(argv[i], "--seconds"))
+      seconds = atof(argv[++i]);
+    else if (i + 1 < argc && !strcmp(argv[i], "--only"))
+      only = argv[++i];
+    else {
+      fprintf(stderr, "usage: bench [--quick | --seconds S] [--only "
+                      "impact|friction|rolling|plugin]\n");
+      return 2;
+    }
+  }
+#define SECTION(name) (!only || !strcmp(only, name))
   voice* vs = (voice*)aligned_alloc(64, sizeof(voice) * MAX_VOICES);
   if (!vs)
     return 1;
@@ -297,7 +309,8 @@ main(int argc, char** argv)
   }
 
   const int sizes[3] = {8, 32, 128};
-  for (int pattern = 0; pattern < 2; ++pattern) {
+  double impact16 = NAN, friction16 = NAN, rolling16 = NAN;
+  for (int pattern = 0; pattern < 2 && SECTION("impact"); ++pattern) {
     falling = pattern == 1;
     printf("\nImpact (dsp/impact + dsp/modal), %s gains, 8 strikes a second:\n",
            falling ? "falling" : "equal");
@@ -314,20 +327,26 @@ main(int argc, char** argv)
       }
   }
   falling = false;
-  const double ns16 = run_dsp(vs, 16, 32, seconds, 8.0, 0.0, &stats);
-  snprintf(extra, sizeof(extra), "  (16 voices: %.1f ns)", ns16);
-  report("16 voices, 32 modes, per voice", 32, ns16 / 16, extra);
-  report("1 voice, 32 modes, ringing only", 32,
-         run_dsp(vs, 1, 32, seconds, 0.0, 0.0, NULL), NULL);
-  printf("  Newton iterations per solve, the 16-voice run (%llu solves, %llu "
-         "cap hits):\n",
-         (unsigned long long)stats.solves, (unsigned long long)stats.cap_hits);
-  print_histogram(&stats);
-  const double impact16 = run_dsp(vs, 1, 16, seconds, 8.0, 0.0, NULL);
+  if (SECTION("impact")) {
+    const double ns16 = run_dsp(vs, 16, 32, seconds, 8.0, 0.0, &stats);
+    snprintf(extra, sizeof(extra), "  (16 voices: %.1f ns)", ns16);
+    report("16 voices, 32 modes, per voice", 32, ns16 / 16, extra);
+    report("1 voice, 32 modes, ringing only", 32,
+           run_dsp(vs, 1, 32, seconds, 0.0, 0.0, NULL), NULL);
+    printf("  Newton iterations per solve, the 16-voice run (%llu solves, %llu "
+           "cap hits):\n",
+           (unsigned long long)stats.solves,
+           (unsigned long long)stats.cap_hits);
+    print_histogram(&stats);
+  }
+  if (SECTION("impact") || SECTION("plugin"))
+    impact16 = run_dsp(vs, 1, 16, seconds, 8.0, 0.0, NULL);
 
-  printf("\nFriction (dsp/friction + dsp/modal), one voice rubbing:\n");
-  double friction16 = 0.0;
+  if (SECTION("friction"))
+    printf("\nFriction (dsp/friction + dsp/modal), one voice rubbing:\n");
   for (int i = 0; i < 3; ++i) {
+    if (!(SECTION("friction") || (SECTION("plugin") && i == 2)))
+      continue;
     const int modes = i == 2 ? 16 : 32;
     const double sigma3 = i == 1 ? 0.02 : 0.0;
     newton_stats fs;
@@ -336,17 +355,20 @@ main(int argc, char** argv)
              "  (%.3f Newton iterations per solve, %llu cap hits)",
              (double)fs.iterations / fs.solves,
              (unsigned long long)fs.cap_hits);
-    report(i == 1   ? "1 voice, 32 modes, with noise"
-           : i == 2 ? "1 voice, 16 modes"
-                    : "1 voice, 32 modes",
-           modes, ns, extra);
+    if (SECTION("friction"))
+      report(i == 1   ? "1 voice, 32 modes, with noise"
+             : i == 2 ? "1 voice, 16 modes"
+                      : "1 voice, 32 modes",
+             modes, ns, extra);
     if (i == 2)
       friction16 = ns;
   }
 
-  printf("\nRolling (dsp/rolling + dsp/surface + dsp/modal), a marble:\n");
-  double rolling16 = 0.0;
+  if (SECTION("rolling"))
+    printf("\nRolling (dsp/rolling + dsp/surface + dsp/modal), a marble:\n");
   for (int i = 0; i < 3; ++i) {
+    if (!(SECTION("rolling") || (SECTION("plugin") && i == 2)))
+      continue;
     const int modes = i == 2 ? 16 : 32;
     const double speed = i == 0 ? 0.3 : 0.03;
     rolling* r;
@@ -357,11 +379,16 @@ main(int argc, char** argv)
              "  (in contact %.0f %%, %.3f Newton iterations per solve)",
              100.0 * r->contact_fraction,
              (double)r->stats.iterations / r->stats.solves);
-    report(what, modes, ns, extra);
+    if (SECTION("rolling"))
+      report(what, modes, ns, extra);
     if (i == 2)
       rolling16 = ns;
   }
 
+  if (!SECTION("plugin")) {
+    free(vs);
+    return 0;
+  }
   printf("\nPlugin run() through lilv, 16 voices x 16 modes, per voice "
          "(against the DSP level at 16 modes):\n");
   const char* uris[3] = {"urn:contact:impact", "urn:contact:friction",
