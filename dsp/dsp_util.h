@@ -5,12 +5,13 @@
 
 #define DSP_PI 3.14159265358979323846
 
-/* The per-mode loops are also compiled for AVX2 + FMA and chosen at load
- * time (ifunc), so one binary runs on every x86-64 and fast on recent ones. */
+/* The per-mode loops are also compiled for AVX-512 and for AVX2, both with
+ * FMA, and chosen at load time (ifunc), so one binary runs on every x86-64
+ * and fast on recent ones. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&         \
     defined(__linux__)
 #define DSP_VECTOR_CLONES                                                      \
-  __attribute__((target_clones("arch=x86-64-v3", "default")))
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define DSP_VECTOR_CLONES
 #endif

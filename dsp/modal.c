@@ -34,7 +34,7 @@ modal_set_count(modal_object* o, int count)
   for (int i = count; i < MODAL_MAX_MODES; ++i)
     o->x[i] = o->v[i] = 0.0;
   o->count = count;
-  o->n = (count + 3) & ~3;
+  o->n = (count + MODAL_LANES - 1) & -MODAL_LANES;
 }
 
 void
@@ -155,32 +155,62 @@ modal_update(modal_object* o)
   modal_coeffs_compute(o, 1.0 / o->sample_rate, &o->audio);
 }
 
+/* The per-mode loops below work on vectors of MODAL_LANES modes (GCC and
+ * clang vector extensions; each clone of DSP_VECTOR_CLONES maps them onto
+ * its registers).  Mode l sits in lane l % MODAL_LANES, so the even lanes
+ * hold the odd-numbered modes (1, 3, ...) and the odd lanes the
+ * even-numbered ones: the right pickup, weight 1 on the first and
+ * 1 - 2 width on the second, is read off the lanes of the left pickup's
+ * sum with no pass of its own. */
+typedef double modal_vec
+    __attribute__((vector_size(MODAL_LANES * sizeof(double)), may_alias));
+
+/* the arrays are aligned to 64 bytes and padded to whole vectors (macros,
+ * not functions, so that no vector crosses a call, whose ABI differs
+ * between the clones) */
+#define LOAD(p)         (*(const modal_vec*)(p))
+#define STORE(p, value) (*(modal_vec*)(p) = (value))
+
+static DSP_INLINE double
+lanes_sum(const modal_vec* a)
+{
+  double s = 0.0;
+  for (int k = 0; k < MODAL_LANES; ++k)
+    s += (*a)[k];
+  return s;
+}
+
+/* the pickups from the lanes of the interaction point's velocity sum */
+static DSP_INLINE void
+lanes_pickups(const modal_object* o, const modal_vec* sv, double* left,
+              double* right)
+{
+  double even = 0.0, odd = 0.0;
+  for (int k = 0; k < MODAL_LANES; k += 2) {
+    even += (*sv)[k];
+    odd += (*sv)[k + 1];
+  }
+  *left = even + odd;
+  *right = even + (1.0 - 2.0 * o->width) * odd;
+}
+
 DSP_VECTOR_CLONES void
 modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
            double scale)
 {
   const modal_coeffs* c = &o->audio;
   const int n = o->n;
-  double* restrict x = o->x;
-  double* restrict v = o->v;
-  const double* restrict a11 = c->a11;
-  const double* restrict a12 = c->a12;
-  const double* restrict a21 = c->a21;
-  const double* restrict a22 = c->a22;
-  const double* restrict pr = o->pickup_r;
-
   for (int t = 0; t < frames; ++t) {
-    double left = 0.0;
-    double right = 0.0;
-#pragma omp simd reduction(+ : left, right)
-    for (int l = 0; l < n; ++l) {
-      const double xn = a11[l] * x[l] + a12[l] * v[l];
-      const double vn = a21[l] * x[l] + a22[l] * v[l];
-      x[l] = xn;
-      v[l] = vn;
-      left += vn;
-      right += pr[l] * vn;
+    modal_vec sv = {0};
+    for (int l = 0; l < n; l += MODAL_LANES) {
+      const modal_vec x = LOAD(o->x + l), v = LOAD(o->v + l);
+      const modal_vec vn = LOAD(c->a21 + l) * x + LOAD(c->a22 + l) * v;
+      STORE(o->x + l, LOAD(c->a11 + l) * x + LOAD(c->a12 + l) * v);
+      STORE(o->v + l, vn);
+      sv += vn;
     }
+    double left, right;
+    lanes_pickups(o, &sv, &left, &right);
     out_l[t] += (float)(scale * left);
     out_r[t] += (float)(scale * right);
   }
@@ -190,42 +220,32 @@ DSP_VECTOR_CLONES void
 modal_predict(modal_object* o, const modal_coeffs* c, double* point_x,
               double* point_v)
 {
-  const int n = o->n;
-  double* restrict x = o->x;
-  double* restrict v = o->v;
-  double sx = 0.0;
-  double sv = 0.0;
-#pragma omp simd reduction(+ : sx, sv)
-  for (int l = 0; l < n; ++l) {
-    const double xn = c->a11[l] * x[l] + c->a12[l] * v[l];
-    const double vn = c->a21[l] * x[l] + c->a22[l] * v[l];
-    x[l] = xn;
-    v[l] = vn;
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += MODAL_LANES) {
+    const modal_vec x = LOAD(o->x + l), v = LOAD(o->v + l);
+    const modal_vec xn = LOAD(c->a11 + l) * x + LOAD(c->a12 + l) * v;
+    const modal_vec vn = LOAD(c->a21 + l) * x + LOAD(c->a22 + l) * v;
+    STORE(o->x + l, xn);
+    STORE(o->v + l, vn);
     sx += xn;
     sv += vn;
   }
-  *point_x = sx;
-  *point_v = sv;
+  *point_x = lanes_sum(&sx);
+  *point_v = lanes_sum(&sv);
 }
 
 DSP_VECTOR_CLONES void
 modal_next(const modal_object* o, const modal_coeffs* c, double* point_x,
            double* point_v, double* right_v)
 {
-  double sx = 0.0;
-  double sv = 0.0;
-  double sr = 0.0;
-#pragma omp simd reduction(+ : sx, sv, sr)
-  for (int l = 0; l < o->n; ++l) {
-    const double xn = c->a11[l] * o->x[l] + c->a12[l] * o->v[l];
-    const double vn = c->a21[l] * o->x[l] + c->a22[l] * o->v[l];
-    sx += xn;
-    sv += vn;
-    sr += o->pickup_r[l] * vn;
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += MODAL_LANES) {
+    const modal_vec x = LOAD(o->x + l), v = LOAD(o->v + l);
+    sx += LOAD(c->a11 + l) * x + LOAD(c->a12 + l) * v;
+    sv += LOAD(c->a21 + l) * x + LOAD(c->a22 + l) * v;
   }
-  *point_x = sx;
-  *point_v = sv;
-  *right_v = sr;
+  *point_x = lanes_sum(&sx);
+  lanes_pickups(o, &sv, point_v, right_v);
 }
 
 /* the body of both advances; with_x a constant, so each gets its loop */
@@ -233,31 +253,23 @@ static DSP_INLINE void
 advance(modal_object* o, const modal_coeffs* c, double force, bool with_x,
         double* point_x, double* point_v, double* right_v)
 {
-  const int n = o->n;
-  double* restrict x = o->x;
-  double* restrict v = o->v;
-  const double* restrict pr = o->pickup_r;
-  double sx = 0.0;
-  double sv = 0.0;
-  double sr = 0.0;
-#pragma omp simd reduction(+ : sx, sv, sr)
-  for (int l = 0; l < n; ++l) {
-    const double xc = x[l] + c->bx[l] * force;
-    const double vc = v[l] + c->bv[l] * force;
-    const double xn = c->a11[l] * xc + c->a12[l] * vc;
-    const double vn = c->a21[l] * xc + c->a22[l] * vc;
-    x[l] = xn;
-    v[l] = vn;
-    const double vnext = c->a21[l] * xn + c->a22[l] * vn;
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += MODAL_LANES) {
+    const modal_vec a11 = LOAD(c->a11 + l), a12 = LOAD(c->a12 + l);
+    const modal_vec a21 = LOAD(c->a21 + l), a22 = LOAD(c->a22 + l);
+    const modal_vec xc = LOAD(o->x + l) + LOAD(c->bx + l) * force;
+    const modal_vec vc = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    const modal_vec xn = a11 * xc + a12 * vc;
+    const modal_vec vn = a21 * xc + a22 * vc;
+    STORE(o->x + l, xn);
+    STORE(o->v + l, vn);
     if (with_x)
-      sx += c->a11[l] * xn + c->a12[l] * vn;
-    sv += vnext;
-    sr += pr[l] * vnext;
+      sx += a11 * xn + a12 * vn;
+    sv += a21 * xn + a22 * vn;
   }
   if (with_x)
-    *point_x = sx;
-  *point_v = sv;
-  *right_v = sr;
+    *point_x = lanes_sum(&sx);
+  lanes_pickups(o, &sv, point_v, right_v);
 }
 
 DSP_VECTOR_CLONES void
@@ -277,40 +289,31 @@ modal_advance_point(modal_object* o, const modal_coeffs* c, double force,
 DSP_VECTOR_CLONES void
 modal_correct(modal_object* o, const modal_coeffs* c, double force)
 {
-  const int n = o->n;
-#pragma omp simd
-  for (int l = 0; l < n; ++l) {
-    o->x[l] += c->bx[l] * force;
-    o->v[l] += c->bv[l] * force;
+  for (int l = 0; l < o->n; l += MODAL_LANES) {
+    STORE(o->x + l, LOAD(o->x + l) + LOAD(c->bx + l) * force);
+    STORE(o->v + l, LOAD(o->v + l) + LOAD(c->bv + l) * force);
   }
 }
 
 DSP_VECTOR_CLONES void
 modal_point(const modal_object* o, double* point_x, double* point_v)
 {
-  double sx = 0.0;
-  double sv = 0.0;
-#pragma omp simd reduction(+ : sx, sv)
-  for (int l = 0; l < o->n; ++l) {
-    sx += o->x[l];
-    sv += o->v[l];
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += MODAL_LANES) {
+    sx += LOAD(o->x + l);
+    sv += LOAD(o->v + l);
   }
-  *point_x = sx;
-  *point_v = sv;
+  *point_x = lanes_sum(&sx);
+  *point_v = lanes_sum(&sv);
 }
 
 DSP_VECTOR_CLONES void
 modal_pickups(const modal_object* o, double* left, double* right)
 {
-  double sl = 0.0;
-  double sr = 0.0;
-#pragma omp simd reduction(+ : sl, sr)
-  for (int l = 0; l < o->n; ++l) {
-    sl += o->v[l];
-    sr += o->pickup_r[l] * o->v[l];
-  }
-  *left = sl;
-  *right = sr;
+  modal_vec sv = {0};
+  for (int l = 0; l < o->n; l += MODAL_LANES)
+    sv += LOAD(o->v + l);
+  lanes_pickups(o, &sv, left, right);
 }
 
 /* mode l's static deflection under a constant force at the point:
@@ -334,24 +337,19 @@ modal_bounds_about(const modal_object* o, double static_force, double* reach,
    * force; so the amplitude sqrt(y^2 + (y'/w0)^2) bounds |y| and w0 times
    * it bounds |y'|, and the sums bound the interaction point.  One
    * vectorised pass over constants kept by modal_update(). */
-  const double* restrict x = o->x;
-  const double* restrict v = o->v;
-  const double* restrict w0 = o->w0;
-  const double* restrict inv_w0 = o->inv_w0;
-  const double* restrict deflection = o->deflection;
-  double sx = 0.0;
-  double sv = 0.0;
-#pragma omp simd reduction(+ : sx, sv)
-  for (int l = 0; l < o->n; ++l) {
-    const double y = x[l] - static_force * deflection[l];
-    const double u = v[l] * inv_w0[l];
-    const double amp = sqrt(y * y + u * u);
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += MODAL_LANES) {
+    const modal_vec y = LOAD(o->x + l) - static_force * LOAD(o->deflection + l);
+    const modal_vec u = LOAD(o->v + l) * LOAD(o->inv_w0 + l);
+    modal_vec amp = y * y + u * u;
+    for (int k = 0; k < MODAL_LANES; ++k)
+      amp[k] = sqrt(amp[k]);
     sx += amp;
-    sv += amp * w0[l];
+    sv += amp * LOAD(o->w0 + l);
   }
   /* margin for rounding */
-  *reach = (1.0 + 1e-9) * sx;
-  *speed = (1.0 + 1e-9) * sv;
+  *reach = (1.0 + 1e-9) * lanes_sum(&sx);
+  *speed = (1.0 + 1e-9) * lanes_sum(&sv);
 }
 
 void

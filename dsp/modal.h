@@ -29,8 +29,8 @@
  * `width` blends the right pickup from the interaction point (0, mono) to
  * the mirror point (1): weight 1 - width (1 - (-1)^(i-1)).
  *
- * All arrays are structure-of-arrays, padded to a multiple of 4 modes with
- * inert modes, so the per-sample loops vectorise.
+ * All arrays are structure-of-arrays, padded to a multiple of MODAL_LANES
+ * modes with inert modes, so the per-sample loops work on whole vectors.
  */
 #ifndef CONTACT_MODAL_H
 #define CONTACT_MODAL_H
@@ -38,7 +38,10 @@
 #include <stdalign.h>
 #include <stdbool.h>
 
-enum { MODAL_MAX_MODES = 128 };
+enum {
+  MODAL_MAX_MODES = 128,
+  MODAL_LANES = 8, /* modes per vector in the per-mode loops */
+};
 
 /* Modes at or above this fraction of the sample rate are disabled. */
 #define MODAL_MAX_FREQ_RATIO 0.45
@@ -77,7 +80,7 @@ typedef struct modal_object {
   double mass;  /* kg */
   double width; /* stereo width of the pickups, 0..1 */
   int count;    /* modes in the table */
-  int n;        /* count rounded up to a multiple of 4 */
+  int n;        /* count rounded up to a multiple of MODAL_LANES */
 } modal_object;
 
 void modal_init(modal_object* o, double sample_rate);
