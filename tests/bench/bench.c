@@ -11,7 +11,8 @@
  * velocities, with a free hammer and with one pushed back onto the object
  * by 5 N (it bounces, then rests between strikes); 16 voices of 32 modes;
  * the free ringing alone.  Friction: one voice rubbing continuously
- * (stick-slip), without and with surface noise.  Rolling: a marble at
+ * (stick-slip), without and with surface noise, and 16 voices of 32 modes
+ * (the share of one core they take).  Rolling: a marble at
  * 0.3 m/s (skipping from bump to bump) and at 0.03 m/s (in contact).
  * Plugin level: run() of the built plugins through lilv playing the same
  * cases with 16 voices of 16 modes, per voice against the DSP level with
@@ -115,33 +116,38 @@ run_dsp(voice* vs, int voices, int modes, double seconds, double per_second,
   return 1e9 * best / (blocks * BLOCK);
 }
 
-/* ns per sample of one rubbing voice (default bristles, f_N = 3 N, bow at
- * 0.1 m/s on the plate-like object) */
+/* ns per sample of `voices` rubbing voices (default bristles, f_N = 3 N, bow
+ * at 0.1 m/s on the plate-like object; voice k bowed 1 % faster than k - 1,
+ * so that they do not run in lockstep) */
 static double
-run_friction(int modes, double sigma3, double seconds, newton_stats* stats)
+run_friction(int voices, int modes, double sigma3, double seconds,
+             newton_stats* stats)
 {
-  static modal_object o;
-  static friction fr;
+  static modal_object o[MAX_VOICES];
+  static friction fr[MAX_VOICES];
   static float l[BLOCK], r[BLOCK];
   voice v;
   setup(&v, modes);
-  o = v.object;
-  friction_init(&fr, rate, 1);
-  friction_law law = fr.law;
-  law.sigma0 = 1e6;
-  law.sigma3 = sigma3;
-  friction_set_law(&fr, law);
-  friction_set_normal_force(&fr, 3.0);
-  friction_set_motion(&fr, 0.1, 0.0);
+  for (int k = 0; k < voices; ++k) {
+    o[k] = v.object;
+    friction_init(&fr[k], rate, 1);
+    friction_law law = fr[k].law;
+    law.sigma0 = 1e6;
+    law.sigma3 = sigma3;
+    friction_set_law(&fr[k], law);
+    friction_set_normal_force(&fr[k], 3.0);
+    friction_set_motion(&fr[k], 0.1 * pow(1.01, k), 0.0);
+  }
   const long blocks = (long)(seconds * rate / BLOCK);
   double best = INFINITY;
   for (int rep = 0; rep < 3; ++rep) {
     const double t0 = bench_now();
     for (long b = 0; b < blocks; ++b)
-      friction_process(&fr, &o, BLOCK, l, r, 1.0);
+      for (int k = 0; k < voices; ++k)
+        friction_process(&fr[k], &o[k], BLOCK, l, r, 1.0);
     best = fmin(best, bench_now() - t0);
   }
-  *stats = fr.stats;
+  *stats = fr[0].stats;
   return 1e9 * best / (blocks * BLOCK);
 }
 
@@ -355,7 +361,7 @@ main(int argc, char** argv)
     const int modes = i == 2 ? 16 : 32;
     const double sigma3 = i == 1 ? 0.02 : 0.0;
     newton_stats fs;
-    const double ns = run_friction(modes, sigma3, seconds, &fs);
+    const double ns = run_friction(1, modes, sigma3, seconds, &fs);
     snprintf(extra, sizeof(extra),
              "  (%.3f Newton iterations per solve, %llu cap hits)",
              (double)fs.iterations / fs.solves,
@@ -369,6 +375,14 @@ main(int argc, char** argv)
       friction16 = ns;
   }
 
+  if (SECTION("friction")) {
+    newton_stats fs;
+    const double ns = run_friction(MAX_VOICES, 32, 0.0, seconds, &fs);
+    snprintf(extra, sizeof(extra),
+             "  (16 voices: %.0f ns, %.1f %% of one core at %g kHz)", ns,
+             100.0 * ns * 1e-9 * rate, rate / 1e3);
+    report("16 voices, 32 modes, per voice", 32, ns / MAX_VOICES, extra);
+  }
   if (SECTION("rolling"))
     printf("\nRolling (dsp/rolling + dsp/surface + dsp/modal), a marble:\n");
   for (int i = 0; i < 3; ++i) {
