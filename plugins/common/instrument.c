@@ -248,14 +248,16 @@ render_voice(instrument* in, int v, float* out_l, float* out_r, int frames)
     return;
   }
   float fade = s->fade;
-  for (int t = 0; t < frames; ++t) {
-    if (fade < 1.0f) {
+  if (fade >= 1.0f) { /* the common case, in a loop that vectorises */
+    for (int t = 0; t < frames; ++t) {
+      out_l[t] += in->scratch_l[t];
+      out_r[t] += in->scratch_r[t];
+    }
+  } else {
+    for (int t = 0; t < frames; ++t) {
       fade = fade > s->fade_step ? fade - s->fade_step : 0.0f;
       out_l[t] += fade * in->scratch_l[t];
       out_r[t] += fade * in->scratch_r[t];
-    } else {
-      out_l[t] += in->scratch_l[t];
-      out_r[t] += in->scratch_r[t];
     }
   }
   s->fade = fade;
