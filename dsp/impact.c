@@ -66,9 +66,7 @@ typedef struct power_ratio {
 
 /* The binomial series of the exponent a, to the 8th power: c[j] =
  * binom(q, j+1) / q = a (a-1)...(a-j+1) / (j+1)!, b[j] = binom(a, j). */
-typedef struct binomials {
-  double a, c[9], b[9];
-} binomials;
+typedef impact_series binomials;
 
 static binomials
 binomials_of(double a)
@@ -195,9 +193,10 @@ step_force(const impact_law* law, const binomials* series, double x0,
   return f;
 }
 
-impact_solution
-impact_solve(const impact_law* law, double x0, double dx_free, double kx,
-             double h, double guess)
+/* impact_solve() with the law's binomial series at hand */
+static impact_solution
+solve(const impact_law* law, const binomials* series, double x0, double dx_free,
+      double kx, double h, double guess)
 {
   impact_solution sol = {0.0, 0, true};
   if (!(x0 > 0.0) && !(x0 + dx_free > 0.0))
@@ -208,18 +207,17 @@ impact_solve(const impact_law* law, double x0, double dx_free, double kx,
    * grows with dx, kx < 0): the root lies in [0, G(dx_free)].  From a
    * positive guess that upper end is only worked out if Newton needs it
    * (in a sustained contact it rarely does). */
-  const binomials series = binomials_of(law->alpha);
   const double inv_h = 1.0 / h;
   double lo = 0.0, hi = INFINITY, f = guess;
   if (!(guess > 0.0)) {
-    hi = step_force(law, &series, x0, x0a, dx_free, inv_h, &slope, &size,
+    hi = step_force(law, series, x0, x0a, dx_free, inv_h, &slope, &size,
                     &curvature);
     if (!(hi > 0.0))
       return sol;
     f = 0.0;
   }
   for (int it = 1; it <= NEWTON_CAP; ++it) {
-    const double force = step_force(law, &series, x0, x0a, dx_free + kx * f,
+    const double force = step_force(law, series, x0, x0a, dx_free + kx * f,
                                     inv_h, &slope, &size, &curvature);
     const double g = force - f;
     /* done when the residual is down to the rounding of its own terms
@@ -250,7 +248,7 @@ impact_solve(const impact_law* law, double x0, double dx_free, double kx,
     }
     if (hi == INFINITY && !(next >= lo && next < INFINITY)) {
       double s2, z2, c2;
-      hi = step_force(law, &series, x0, x0a, dx_free, inv_h, &s2, &z2, &c2);
+      hi = step_force(law, series, x0, x0a, dx_free, inv_h, &s2, &z2, &c2);
       if (!(hi > 0.0))
         return sol; /* no force at all this step */
     }
@@ -278,6 +276,14 @@ impact_solve(const impact_law* law, double x0, double dx_free, double kx,
   sol.iterations = NEWTON_CAP;
   sol.converged = false;
   return sol;
+}
+
+impact_solution
+impact_solve(const impact_law* law, double x0, double dx_free, double kx,
+             double h, double guess)
+{
+  const binomials series = binomials_of(law->alpha);
+  return solve(law, &series, x0, dx_free, kx, h, guess);
 }
 
 void
@@ -319,6 +325,8 @@ void
 impact_object_changed(impact* im)
 {
   im->substeps = 0;
+  im->sub_m = 0;
+  im->tracked = false;
   im->clear_left = 0; /* its reach changes */
 }
 
@@ -332,6 +340,7 @@ impact_strike(impact* im, const modal_object* o, double velocity)
   im->hammer_flying = true;
   land_flight(im);
   im->clear_left = 0;
+  im->tracked = false;
   im->force = im->force_prev = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
@@ -350,6 +359,7 @@ impact_reset(impact* im, modal_object* o)
   im->x = im->v = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
+  im->tracked = false;
   modal_reset(o);
 }
 
@@ -378,8 +388,9 @@ clear_samples(impact* im, const modal_object* o)
 {
   if (im->touching || im->force != 0.0)
     return 0;
-  double reach, speed;
-  modal_bounds(o, &reach, &speed);
+  double reach = im->reach, speed;
+  if (!im->tracked)
+    modal_bounds(o, &reach, &speed);
   const double gap = -(reach + 1e-15) - im->hammer_x;
   if (!(gap > 0.0))
     return 0;
@@ -420,51 +431,127 @@ fly(impact* im, int frames)
  * small oscillations on the contact spring at the current or static
  * compression.  A hammer that has stayed engaged for several times that
  * estimate rests, is pressed or rattles on the object: there the passive,
- * implicit step needs no transient accuracy, and IMPACT_RESTING_SUBSTEPS
- * keeps the cost of a sustained interaction bounded. */
+ * implicit step needs no transient accuracy, so it aims for
+ * IMPACT_RESTING_STEPS_PER_CONTACT steps per contact time and takes at
+ * most IMPACT_RESTING_SUBSTEPS, which keeps the cost of a sustained
+ * interaction bounded. */
 /* A hammer engaged for longer than this many estimated contact times (and
  * this many samples, for very short contacts) no longer bounces off: it
  * rests, is pressed or rattles (a free impact is over within one). */
 static const double resting_after_contacts = 4.0;
 static const long resting_after_samples = 64;
 
+/* resting sub-step counts 1, 2, 4 ... IMPACT_RESTING_SUBSTEPS */
+enum { RESTING_COUNTS = 3 };
+_Static_assert(1 << (RESTING_COUNTS - 1) == IMPACT_RESTING_SUBSTEPS,
+               "resting_approach[] holds one speed per resting count");
+
+/* what the step choice needs of the parameters alone */
 static void
-choose_substeps(impact* im, const modal_object* o)
+keep_constants(impact* im, const modal_object* o)
 {
-  const double fs = im->sample_rate;
   const impact_law* law = &im->law;
-  double reach, speed;
-  modal_bounds(o, &reach, &speed);
   if (im->substeps == 0) /* the object changed */
     im->point_mass = modal_point_mass(o);
-  const double m_eff = 1.0 / (1.0 / im->hammer_mass + 1.0 / im->point_mass);
+  if (law->stiffness == im->kept_stiffness && law->alpha == im->kept_alpha &&
+      im->hammer_mass == im->kept_mass && im->ext_force == im->kept_ext_force &&
+      im->point_mass == im->kept_point)
+    return;
+  im->kept_stiffness = law->stiffness;
+  im->kept_alpha = law->alpha;
+  im->kept_mass = im->hammer_mass;
+  im->kept_ext_force = im->ext_force;
+  im->kept_point = im->point_mass;
+  im->series = binomials_of(law->alpha);
+  im->m_eff = 1.0 / (1.0 / im->hammer_mass + 1.0 / im->point_mass);
+  if (law->alpha != im->shape_alpha) {
+    im->shape_alpha = law->alpha;
+    im->shape = hc_contact_time_undamped(1.0, 1.0, law->alpha, 1.0);
+  }
+  /* the undamped contact time scales as (m/k)^(1/q) v^((1-q)/q) */
+  const double q = law->alpha + 1.0;
+  im->tau_scale = im->shape * pow(im->m_eff / law->stiffness, 1.0 / q);
+  im->tau_exponent = (1.0 - q) / q;
+  im->x_static = impact_law_static_compression(law, im->ext_force);
+  im->half_static =
+      im->x_static > 0.0
+          ? DSP_PI * sqrt(im->m_eff / (law->alpha * law->stiffness *
+                                       pow(im->x_static, law->alpha - 1.0)))
+          : INFINITY;
+  /* tau_scale v^e >= T (e < 0) for v up to (T / tau_scale)^(1/e); none
+   * (-1) when the law gives no such bound */
+  for (int j = 0; j < RESTING_COUNTS; ++j) {
+    const double t =
+        IMPACT_RESTING_STEPS_PER_CONTACT / ((double)(1 << j) * im->sample_rate);
+    const double v = pow(t / im->tau_scale, 1.0 / im->tau_exponent);
+    im->resting_approach[j] = im->tau_exponent < 0.0 && v >= 0.0 ? v : -1.0;
+  }
+}
 
-  double tau = INFINITY;
+/* the half period of small oscillations on the contact spring at
+ * compression x > 0, k_lin = a k x^(a-1) */
+static double
+half_period(const impact* im, double x)
+{
+  if (x == im->x_static)
+    return im->half_static;
+  const impact_law* law = &im->law;
+  const double k_lin =
+      law->alpha * law->stiffness * contact_power(x, law->alpha) / x;
+  return DSP_PI * sqrt(im->m_eff / k_lin);
+}
+
+static void
+use_substeps(impact* im, const modal_object* o, int m)
+{
+  if (m == im->substeps)
+    return;
+  const double step = 1.0 / (im->sample_rate * m);
+  /* one sub-step: the object's own audio-rate coefficients */
+  if (im->sub_m != m && !(m == 1 && o->audio.step == step)) {
+    modal_coeffs_compute(o, step, &im->sub);
+    im->sub_m = m;
+  }
+  im->substeps = m;
+}
+
+/* `speed` bounds the interaction point's speed (modal_bounds()) */
+static void
+choose_substeps(impact* im, const modal_object* o, double speed)
+{
+  keep_constants(im, o);
+  const double fs = im->sample_rate;
   const double approach = fabs(im->hammer_v) + speed;
-  if (approach > 0.0) {
-    if (law->alpha != im->shape_alpha) {
-      im->shape_alpha = law->alpha;
-      im->shape = hc_contact_time_undamped(1.0, 1.0, law->alpha, 1.0);
-    }
-    /* the undamped contact time scales as (m/k)^(1/q) v^((1-q)/q) */
-    const double q = law->alpha + 1.0;
-    tau = im->shape * pow(m_eff / law->stiffness, 1.0 / q) *
-          pow(approach, (1.0 - q) / q);
-  }
-  double x_rest = impact_law_static_compression(law, im->ext_force);
-  if (im->x > x_rest)
-    x_rest = im->x;
-  if (x_rest > 0.0) {
-    const double k_lin =
-        law->alpha * law->stiffness * pow(x_rest, law->alpha - 1.0);
-    const double half_period = DSP_PI * sqrt(m_eff / k_lin);
-    if (half_period < tau)
-      tau = half_period;
+  const double x_rest = im->x > im->x_static ? im->x : im->x_static;
+  const double half = x_rest > 0.0 ? half_period(im, x_rest) : INFINITY;
+  const long engaged = im->engaged_samples;
+
+  /* The contact time tau is at most `half`, so a hammer engaged for
+   * resting_after_contacts of those rests whatever the impact estimate
+   * (which costs a pow()): then only thresholds of tau matter. */
+  if (engaged > resting_after_samples &&
+      engaged > resting_after_contacts * half * fs &&
+      im->resting_approach[0] >= 0.0) {
+    int m = 1;
+    for (int j = 0; j < RESTING_COUNTS - 1; ++j, m *= 2)
+      if (half * fs * m >= IMPACT_RESTING_STEPS_PER_CONTACT &&
+          approach <= im->resting_approach[j])
+        break;
+    use_substeps(im, o, m);
+    return;
   }
 
-  const double wanted = IMPACT_STEPS_PER_CONTACT / (tau * fs);
-  const bool resting = im->engaged_samples > resting_after_samples &&
-                       im->engaged_samples > resting_after_contacts * tau * fs;
+  double tau = half;
+  if (approach > 0.0) {
+    const double t = im->tau_scale * pow(approach, im->tau_exponent);
+    if (t < tau)
+      tau = t;
+  }
+  const bool resting = engaged > resting_after_samples &&
+                       engaged > resting_after_contacts * tau * fs;
+  const double wanted =
+      (resting ? IMPACT_RESTING_STEPS_PER_CONTACT : IMPACT_STEPS_PER_CONTACT) /
+      (tau * fs);
   const int most = resting ? IMPACT_RESTING_SUBSTEPS : IMPACT_MAX_SUBSTEPS;
   int m = 1;
   while (m < wanted && m < most)
@@ -472,10 +559,7 @@ choose_substeps(impact* im, const modal_object* o)
   /* keep the current set unless it is too coarse or 4x too fine */
   if (!resting && im->substeps > 0 && m <= im->substeps && 4 * m > im->substeps)
     m = im->substeps;
-  if (m != im->substeps) {
-    modal_coeffs_compute(o, 1.0 / (fs * m), &im->sub);
-    im->substeps = m;
-  }
+  use_substeps(im, o, m);
 }
 
 /* Cubic Hermite interpolation on [0, 1] of a quantity with values p0, p1
@@ -580,12 +664,24 @@ track_contact(impact* im, double t0, int m, double h, double x0, double v0,
   im->touching = touching;
 }
 
+/* The modes take each sub-step's force in the pass that moves them freely
+ * over the next (modal_correct_predict()); at the end of the sample
+ * modal_correct_bounds() applies the last force and bounds the vibration
+ * for the next sample's choice of sub-steps.  The point's motion and that
+ * bound are carried from one engaged sample to the next (`tracked`) until
+ * something else moves the modes. */
 static void
 engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
                double scale)
 {
-  choose_substeps(im, o);
+  if (!im->tracked) {
+    modal_point(o, &im->point_x, &im->point_v);
+    modal_bounds(o, &im->reach, &im->speed);
+    im->tracked = true;
+  }
+  choose_substeps(im, o, im->speed);
   const int m = im->substeps;
+  const modal_coeffs* c = im->sub_m == m ? &im->sub : &o->audio;
   const double h = 1.0 / (im->sample_rate * m);
   const double fe = im->ext_force;
   /* The force acts on both bodies as its step average F: an impulse h F
@@ -594,13 +690,13 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
    * compression responds to F by K ([ch8] eq 8.32): */
   const double hx = h * h / (2.0 * im->hammer_mass);
   const double hv = h / im->hammer_mass;
-  const double kx = -(hx + im->sub.sum_bx);
-  const double kv = -(hv + im->sub.sum_bv);
+  const double kx = -(hx + c->sum_bx);
+  const double kv = -(hv + c->sum_bv);
 
-  double px, pv;
-  modal_point(o, &px, &pv);
+  double px = im->point_x, pv = im->point_v, pr = 0.0;
   double x0 = im->hammer_x - px;
   double v0 = im->hammer_v - pv;
+  double pending = 0.0; /* the last step's force, not yet in the modes */
 
   for (int s = 0; s < m; ++s) {
     /* computable parts: everything but this step's contact force */
@@ -608,20 +704,21 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double hammer_v = im->hammer_v + hv * fe;
     const double hammer_x = im->hammer_x + hammer_dx;
     const double px0 = px;
-    modal_predict(o, &im->sub, &px, &pv);
+    double pr_free;
+    modal_correct_predict(o, c, pending, &px, &pv, &pr_free);
     /* the compression's free change, from displacements (no cancellation) */
     const double dx_free = hammer_dx - (px - px0);
     const double xf = x0 + dx_free;
     const double vf = hammer_v - pv;
 
-    const impact_solution sol = impact_solve(&im->law, x0, dx_free, kx, h,
-                                             2.0 * im->force - im->force_prev);
+    const impact_solution sol = solve(&im->law, &im->series, x0, dx_free, kx, h,
+                                      2.0 * im->force - im->force_prev);
     const double f = sol.force;
     newton_stats_count(&im->stats, sol.iterations, sol.converged);
-    if (f != 0.0) {
-      modal_correct(o, &im->sub, f);
-      px += im->sub.sum_bx * f;
-    }
+    pending = f;
+    px += c->sum_bx * f;
+    pv += c->sum_bv * f;
+    pr = pr_free + c->sum_right_bv * f;
     im->hammer_v = hammer_v - hv * f;
     im->hammer_x = hammer_x - hx * f;
     const double x1 = xf + kx * f;
@@ -633,15 +730,16 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     x0 = x1;
     v0 = v1;
   }
+  modal_correct_bounds(o, c, pending, &im->reach, &im->speed);
+  im->point_x = px;
+  im->point_v = pv;
   im->contact_steps += (uint64_t)m;
   im->engaged_samples++;
   im->x = x0;
   im->v = v0;
 
-  double left, right;
-  modal_pickups(o, &left, &right);
-  *out_l += (float)(scale * left);
-  *out_r += (float)(scale * right);
+  *out_l += (float)(scale * pv);
+  *out_r += (float)(scale * pr);
   im->clock += 1.0;
 }
 
@@ -655,6 +753,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
       im->clear_left = clear_samples(im, o);
     if (!im->hammer_flying) {
       modal_ring(o, frames - t, out_l + t, out_r + t, scale);
+      im->tracked = false;
       im->clock += frames - t;
       break;
     }
@@ -662,6 +761,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
       const int clear =
           im->clear_left < frames - t ? (int)im->clear_left : frames - t;
       modal_ring(o, clear, out_l + t, out_r + t, scale);
+      im->tracked = false;
       fly(im, clear);
       im->clear_left -= clear;
       im->engaged_samples = 0;
@@ -718,4 +818,5 @@ impact_settle(impact* im, modal_object* o)
   im->clear_left = 0;
   im->force = im->force_prev = f;
   im->touching = true;
+  im->tracked = false;
 }

@@ -41,10 +41,12 @@
 #include <stdint.h>
 
 /* Sub-steps per impact the integrator aims for, the most it takes per
- * sample, and the most it takes in a resting (long-lasting) contact. */
+ * sample; in a resting (long-lasting) contact, the steps per contact time
+ * it aims for and the most sub-steps it takes per sample. */
 enum {
   IMPACT_STEPS_PER_CONTACT = 128,
   IMPACT_MAX_SUBSTEPS = 1024,
+  IMPACT_RESTING_STEPS_PER_CONTACT = 128,
   IMPACT_RESTING_SUBSTEPS = 4
 };
 
@@ -94,6 +96,12 @@ typedef struct impact_solution {
 impact_solution impact_solve(const impact_law* law, double x0, double dx_free,
                              double kx, double h, double guess);
 
+/* The binomial series of the contact exponent (impact.c), kept while the
+ * exponent stays. */
+typedef struct impact_series {
+  double a, c[9], b[9];
+} impact_series;
+
 /* What the meters show: the most recent completed contact, measured from
  * the simulated trajectory. */
 typedef struct impact_contact {
@@ -127,8 +135,27 @@ typedef struct impact {
   long clear_left; /* samples still known clear of the object (decided once) */
 
   int substeps;      /* per sample in engaged samples; 0 = coefficients stale */
+  int sub_m;         /* sub-steps per sample `sub` holds (0: none) */
   double point_mass; /* modal_point_mass() of the object */
   double shape_alpha, shape; /* contact time of m = k = v = 1 at alpha */
+
+  /* What depends on the parameters alone, worked out again when one of
+   * the kept values changes (choose_substeps() in impact.c). */
+  double kept_stiffness, kept_alpha, kept_mass, kept_ext_force, kept_point;
+  double m_eff;       /* kg, hammer and interaction point in series */
+  double x_static;    /* m, static compression under ext_force */
+  double half_static; /* s, half period on the contact spring at x_static */
+  double tau_scale, tau_exponent; /* impact time = scale approach^exponent */
+  /* approach speeds up to which an impact lasts the resting steps per
+   * contact at 1, 2, 4 ... sub-steps per sample */
+  double resting_approach[3];
+  impact_series series;
+
+  /* With `tracked`: the interaction point's displacement and velocity and
+   * the bounds of the vibration (modal_bounds()) as the last engaged
+   * sample left the object, which nothing has moved since. */
+  bool tracked;
+  double point_x, point_v, reach, speed;
 
   /* contact in progress */
   double onset, onset_velocity, peak, peak_before, peak_at;
