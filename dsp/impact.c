@@ -307,6 +307,9 @@ land_flight(impact* im)
 void
 impact_set_law(impact* im, impact_law law)
 {
+  if (law.stiffness != im->law.stiffness || law.alpha != im->law.alpha ||
+      law.mu != im->law.mu)
+    im->settled = false; /* another rest */
   im->law = law;
 }
 
@@ -314,8 +317,10 @@ void
 impact_set_hammer(impact* im, double mass, double ext_force)
 {
   ext_force = ext_force > 0.0 ? ext_force : 0.0;
-  if (mass != im->hammer_mass || ext_force != im->ext_force)
+  if (mass != im->hammer_mass || ext_force != im->ext_force) {
     im->clear_left = 0; /* the flight changes: decide again */
+    im->settled = false;
+  }
   im->hammer_mass = mass;
   im->ext_force = ext_force;
   land_flight(im);
@@ -327,6 +332,7 @@ impact_object_changed(impact* im)
   im->substeps = 0;
   im->sub_m = 0;
   im->tracked = false;
+  im->settled = false;
   im->clear_left = 0; /* its reach changes */
 }
 
@@ -341,6 +347,7 @@ impact_strike(impact* im, const modal_object* o, double velocity)
   land_flight(im);
   im->clear_left = 0;
   im->tracked = false;
+  im->settled = false;
   im->force = im->force_prev = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
@@ -360,6 +367,7 @@ impact_reset(impact* im, modal_object* o)
   im->touching = false;
   im->engaged_samples = 0;
   im->tracked = false;
+  im->settled = false;
   modal_reset(o);
 }
 
@@ -674,6 +682,13 @@ static void
 engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
                double scale)
 {
+  if (im->settled) {
+    /* the rest impact_settle() left is an exact equilibrium of the
+     * discrete system: integrating it would only integrate rounding */
+    im->engaged_samples++;
+    im->clock += 1.0;
+    return;
+  }
   if (!im->tracked) {
     modal_point(o, &im->point_x, &im->point_v);
     modal_bounds(o, &im->reach, &im->speed);
@@ -754,6 +769,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
     if (!im->hammer_flying) {
       modal_ring(o, frames - t, out_l + t, out_r + t, scale);
       im->tracked = false;
+      im->settled = false;
       im->clock += frames - t;
       break;
     }
@@ -762,6 +778,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
           im->clear_left < frames - t ? (int)im->clear_left : frames - t;
       modal_ring(o, clear, out_l + t, out_r + t, scale);
       im->tracked = false;
+      im->settled = false;
       fly(im, clear);
       im->clear_left -= clear;
       im->engaged_samples = 0;
@@ -819,4 +836,5 @@ impact_settle(impact* im, modal_object* o)
   im->force = im->force_prev = f;
   im->touching = true;
   im->tracked = false;
+  im->settled = true;
 }

@@ -46,7 +46,7 @@
 enum {
   IMPACT_STEPS_PER_CONTACT = 128,
   IMPACT_MAX_SUBSTEPS = 1024,
-  IMPACT_RESTING_STEPS_PER_CONTACT = 128,
+  IMPACT_RESTING_STEPS_PER_CONTACT = 16,
   IMPACT_RESTING_SUBSTEPS = 4
 };
 
@@ -156,6 +156,8 @@ typedef struct impact {
    * sample left the object, which nothing has moved since. */
   bool tracked;
   double point_x, point_v, reach, speed;
+  /* at the rest impact_settle() left, which nothing has disturbed since */
+  bool settled;
 
   /* contact in progress */
   double onset, onset_velocity, peak, peak_before, peak_at;
