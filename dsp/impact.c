@@ -177,13 +177,22 @@ step_force(const impact_law* law, const binomials* series, double x0,
     return 0.0;
   }
   *slope = d_elastic + lambda * (0.5 * dx1a * dx + mean_xa) * inv_h;
-  if (x0 > 0.0 && fabs(dx) < series_range * x0) {
-    /* a bound of |G''| while d stays in the series' range: the elastic
-     * part's k x0^(a-2) g''(d), g'' = 2 c2 + 6 c3 d + 12 c4 d^2 + ...,
-     * and the damping part's lambda / (2 h) (2 (x1^a)' + (x1^a)'' dx) */
-    const double d = fabs(dx) / x0;
-    const double g2 = 2.0 * fabs(series->c[2]) + 6.0 * fabs(series->c[3]) * d +
-                      13.0 * fabs(series->c[4]) * d * d;
+  if (x0 > 0.0 && x1 > 0.0) {
+    /* a bound of |G''|: the elastic part's k x0^(a-2) g''(d), in the
+     * series' range g'' = 2 c2 + 6 c3 d + 12 c4 d^2 + ..., beyond it from
+     * g(d) = int_0^1 (1 + t d)^a dt: |g''| <= |a (a-1)| / 3 max(1,
+     * (1 + d)^(a-2)); and the damping part's lambda / (2 h) (2 (x1^a)' +
+     * (x1^a)'' dx) */
+    double g2;
+    if (fabs(dx) < series_range * x0) {
+      const double d = fabs(dx) / x0;
+      g2 = 2.0 * fabs(series->c[2]) + 6.0 * fabs(series->c[3]) * d +
+           13.0 * fabs(series->c[4]) * d * d;
+    } else {
+      const double r = x1 / x0;
+      const double p = x1a / x0a / (r * r); /* (1 + d)^(a-2) */
+      g2 = fabs(a * (a - 1.0)) / 3.0 * (p > 1.0 ? p : 1.0);
+    }
     const double x1_2 = x1 * x1;
     *curvature =
         k * x0a / (x0 * x0) * g2 +
@@ -208,6 +217,10 @@ solve(const impact_law* law, const binomials* series, double x0, double dx_free,
    * positive guess that upper end is only worked out if Newton needs it
    * (in a sustained contact it rarely does). */
   const double inv_h = 1.0 / h;
+  /* the largest exponent of the compression in the bound of G'' */
+  const double a = law->alpha;
+  double spread = fabs(a - 1.0) > fabs(a - 2.0) ? fabs(a - 1.0) : fabs(a - 2.0);
+  spread = spread > 1.0 ? spread : 1.0;
   double lo = 0.0, hi = INFINITY, f = guess;
   if (!(guess > 0.0)) {
     hi = step_force(law, series, x0, x0a, dx_free, inv_h, &slope, &size,
@@ -235,11 +248,18 @@ solve(const impact_law* law, const binomials* series, double x0, double dx_free,
     double next = f - g / dg;
     /* final without another evaluation when the error Newton leaves,
      * |g''| step^2 / (2 |g'|), is well below the tolerance: the step stays
-     * where the bound of g'' = G'' kx^2 holds (the series' range, G > 0),
-     * and 10 % allows for G'' moving along it */
+     * where the bound of g'' = G'' kx^2 holds (G > 0; the series' range,
+     * or beyond it in contact, the compression moving by so little that
+     * its powers in the bound change by 2 % at most), and 10 % allows for
+     * G'' moving along it */
     const double step1 = next - f;
-    if (next > 0.0 && fabs(dx_free + kx * next) < series_range * x0 &&
-        force + slope * kx * step1 > 0.0 &&
+    const double dx_now = dx_free + kx * f, dx_next = dx_free + kx * next;
+    const bool bound_holds =
+        fabs(dx_now) < series_range * x0
+            ? fabs(dx_next) < series_range * x0
+            : x0 + dx_next > 0.0 &&
+                  spread * fabs(kx * step1) <= 0.02 * (x0 + dx_now);
+    if (next > 0.0 && bound_holds && force + slope * kx * step1 > 0.0 &&
         1.1 * curvature * kx * kx * step1 * step1 <=
             0.5 * newton_tolerance * next * fabs(dg)) {
       sol.force = next;
@@ -348,7 +368,7 @@ impact_strike(impact* im, const modal_object* o, double velocity)
   im->clear_left = 0;
   im->tracked = false;
   im->settled = false;
-  im->force = im->force_prev = 0.0;
+  im->force = im->force_prev = im->force_prev2 = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
   im->x = 0.0;
@@ -362,7 +382,7 @@ impact_reset(impact* im, modal_object* o)
   im->hammer_x = im->hammer_v = 0.0;
   land_flight(im);
   im->clear_left = 0;
-  im->force = im->force_prev = 0.0;
+  im->force = im->force_prev = im->force_prev2 = 0.0;
   im->x = im->v = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
@@ -726,8 +746,9 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double xf = x0 + dx_free;
     const double vf = hammer_v - pv;
 
-    const impact_solution sol = solve(&im->law, &im->series, x0, dx_free, kx, h,
-                                      2.0 * im->force - im->force_prev);
+    const impact_solution sol =
+        solve(&im->law, &im->series, x0, dx_free, kx, h,
+              3.0 * (im->force - im->force_prev) + im->force_prev2);
     const double f = sol.force;
     newton_stats_count(&im->stats, sol.iterations, sol.converged);
     pending = f;
@@ -740,6 +761,7 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double v1 = vf + kv * f;
     track_contact(im, im->clock + (double)s / m, m, h, x0, v0, xf, vf, x1, v1,
                   f);
+    im->force_prev2 = im->force_prev;
     im->force_prev = im->force;
     im->force = f;
     x0 = x1;
@@ -833,7 +855,7 @@ impact_settle(impact* im, modal_object* o)
   im->hammer_v = 0.0;
   land_flight(im);
   im->clear_left = 0;
-  im->force = im->force_prev = f;
+  im->force = im->force_prev = im->force_prev2 = f;
   im->touching = true;
   im->tracked = false;
   im->settled = true;

@@ -122,8 +122,9 @@ typedef struct impact {
 
   double hammer_x, hammer_v; /* m, m/s along the strike axis */
   bool hammer_flying;        /* false: parked, out of play */
-  double force, force_prev;  /* N, step averages of the last two sub-steps */
-  double x, v;               /* compression and its rate at the last instant */
+  double force, force_prev,
+      force_prev2; /* N, step averages of the last three sub-steps */
+  double x, v;     /* compression and its rate at the last instant */
   bool touching;
   long engaged_samples; /* samples the hammer has been within reach */
   double clock;         /* samples since init */
