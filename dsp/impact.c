@@ -739,8 +739,10 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double hammer_v = im->hammer_v + hv * fe;
     const double hammer_x = im->hammer_x + hammer_dx;
     const double px0 = px;
-    double pr_free;
-    modal_correct_predict(o, c, pending, &px, &pv, &pr_free);
+    /* the right pickup is heard at the end of the sample only */
+    double pr_free = 0.0;
+    modal_correct_predict(o, c, pending, &px, &pv,
+                          s == m - 1 ? &pr_free : NULL);
     /* the compression's free change, from displacements (no cancellation) */
     const double dx_free = hammer_dx - (px - px0);
     const double xf = x0 + dx_free;
@@ -754,7 +756,8 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     pending = f;
     px += c->sum_bx * f;
     pv += c->sum_bv * f;
-    pr = pr_free + c->sum_right_bv * f;
+    if (s == m - 1)
+      pr = pr_free + c->sum_right_bv * f;
     im->hammer_v = hammer_v - hv * f;
     im->hammer_x = hammer_x - hx * f;
     const double x1 = xf + kx * f;

@@ -432,10 +432,11 @@ modal_correct_bounds(modal_object* o, const modal_coeffs* c, double force,
 }
 
 /* modal_correct() with the force of one step, then modal_predict() of the
- * next, in one pass; with the right pickup's velocity of that prediction. */
-DSP_VECTOR_CLONES void
-modal_correct_predict(modal_object* o, const modal_coeffs* c, double force,
-                      double* point_x, double* point_v, double* right_v)
+ * next, in one pass; with the right pickup's velocity of that prediction
+ * when with_r (a constant, so each caller gets its loop). */
+static DSP_INLINE void
+correct_predict(modal_object* o, const modal_coeffs* c, double force,
+                bool with_r, double* point_x, double* point_v, double* right_v)
 {
   double* restrict x = o->x;
   double* restrict v = o->v;
@@ -453,9 +454,21 @@ modal_correct_predict(modal_object* o, const modal_coeffs* c, double force,
     v[l] = vn;
     sx += xn;
     sv += vn;
-    sr += pr[l] * vn;
+    if (with_r)
+      sr += pr[l] * vn;
   }
   *point_x = sx;
   *point_v = sv;
-  *right_v = sr;
+  if (with_r)
+    *right_v = sr;
+}
+
+DSP_VECTOR_CLONES void
+modal_correct_predict(modal_object* o, const modal_coeffs* c, double force,
+                      double* point_x, double* point_v, double* right_v)
+{
+  if (right_v)
+    correct_predict(o, c, force, true, point_x, point_v, right_v);
+  else
+    correct_predict(o, c, force, false, point_x, point_v, NULL);
 }

@@ -158,7 +158,8 @@ void modal_correct_bounds(modal_object* o, const modal_coeffs* c, double force,
                           double* reach, double* speed);
 
 /* modal_correct() with one step's force, then modal_predict() of the next
- * step, in one pass; right_v: the right pickup's predicted velocity. */
+ * step, in one pass; right_v (unless NULL): the right pickup's predicted
+ * velocity. */
 void modal_correct_predict(modal_object* o, const modal_coeffs* c, double force,
                            double* point_x, double* point_v, double* right_v);
 
