@@ -81,7 +81,27 @@ binomials_of(double a)
     s.b[j] = s.b[j - 1] * (a - (j - 1)) * inv[j];
     s.c[j] = s.b[j] * inv[j + 1];
   }
+  s.twice = a > 0.0 && a <= 6.0 && 2.0 * a == (double)(int)(2.0 * a)
+                ? (int)(2.0 * a)
+                : 0;
+  s.curv = fabs(a * (a - 1.0)) / 3.0;
+  const double spread =
+      fabs(a - 1.0) > fabs(a - 2.0) ? fabs(a - 1.0) : fabs(a - 2.0);
+  s.spread = spread > 1.0 ? spread : 1.0;
   return s;
+}
+
+/* contact_power() with the half-integer test done once */
+static double
+series_power(double x, const binomials* s)
+{
+  if (s->twice) {
+    double r = (s->twice & 1) ? sqrt(x) : 1.0;
+    for (int n = s->twice / 2; n > 0; --n)
+      r *= x;
+    return r;
+  }
+  return pow(x, s->a);
 }
 
 /* Relative compression changes |d| below series_range go by the binomial
@@ -112,10 +132,9 @@ power_ratio_of(double d, const binomials* s)
     return r;
   }
   double rq1;
-  const double twice = 2.0 * a;
-  if (twice == (double)(int)twice && a > 0.0 && a <= 6.0) {
+  if (s->twice) {
     const double y = sqrt(1.0 + d);
-    const int n = (int)twice + 2;
+    const int n = s->twice + 2;
     double sum = 1.0, power = 1.0;
     for (int j = 1; j < n; ++j) {
       power *= y;
@@ -159,7 +178,7 @@ step_force(const impact_law* law, const binomials* series, double x0,
     x1a = x0a * r.ra;
     dx1a = a * x1a / x1;
   } else if (x1 > 0.0) { /* onset inside the step */
-    x1a = contact_power(x1, a);
+    x1a = series_power(x1, series);
     dx1a = a * x1a / x1;
     elastic = k * x1a * x1 / (q * dx);
     d_elastic = (k * x1a - elastic) / dx;
@@ -191,7 +210,7 @@ step_force(const impact_law* law, const binomials* series, double x0,
     } else {
       const double r = x1 / x0;
       const double p = x1a / x0a / (r * r); /* (1 + d)^(a-2) */
-      g2 = fabs(a * (a - 1.0)) / 3.0 * (p > 1.0 ? p : 1.0);
+      g2 = series->curv * (p > 1.0 ? p : 1.0);
     }
     const double x1_2 = x1 * x1;
     *curvature =
@@ -210,17 +229,14 @@ solve(const impact_law* law, const binomials* series, double x0, double dx_free,
   impact_solution sol = {0.0, 0, true};
   if (!(x0 > 0.0) && !(x0 + dx_free > 0.0))
     return sol; /* no compression at either end of the step */
-  const double x0a = x0 > 0.0 ? contact_power(x0, law->alpha) : 0.0;
+  const double x0a = x0 > 0.0 ? series_power(x0, series) : 0.0;
   double slope, size, curvature;
   /* g(f) = G(dx_free + kx f) - f falls from g(0) = G(dx_free) >= 0 (G
    * grows with dx, kx < 0): the root lies in [0, G(dx_free)].  From a
    * positive guess that upper end is only worked out if Newton needs it
    * (in a sustained contact it rarely does). */
   const double inv_h = 1.0 / h;
-  /* the largest exponent of the compression in the bound of G'' */
-  const double a = law->alpha;
-  double spread = fabs(a - 1.0) > fabs(a - 2.0) ? fabs(a - 1.0) : fabs(a - 2.0);
-  spread = spread > 1.0 ? spread : 1.0;
+  const double spread = series->spread;
   double lo = 0.0, hi = INFINITY, f = guess;
   if (!(guess > 0.0)) {
     hi = step_force(law, series, x0, x0a, dx_free, inv_h, &slope, &size,
@@ -532,6 +548,12 @@ half_period(const impact* im, double x)
 static void
 use_substeps(impact* im, const modal_object* o, int m)
 {
+  if (m == im->substeps && im->h_mass == im->hammer_mass)
+    return;
+  im->h_mass = im->hammer_mass;
+  im->h = 1.0 / (im->sample_rate * m);
+  im->hx = im->h * im->h / (2.0 * im->hammer_mass);
+  im->hv = im->h / im->hammer_mass;
   if (m == im->substeps)
     return;
   const double step = 1.0 / (im->sample_rate * m);
@@ -717,14 +739,14 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   choose_substeps(im, o, im->speed);
   const int m = im->substeps;
   const modal_coeffs* c = im->sub_m == m ? &im->sub : &o->audio;
-  const double h = 1.0 / (im->sample_rate * m);
+  const double h = im->h;
   const double fe = im->ext_force;
   /* The force acts on both bodies as its step average F: an impulse h F
    * each way, so the momentum they exchange balances exactly.  Per unit F
    * the hammer moves by h^2 / (2 m) and every mode by its b, so the
    * compression responds to F by K ([ch8] eq 8.32): */
-  const double hx = h * h / (2.0 * im->hammer_mass);
-  const double hv = h / im->hammer_mass;
+  const double hx = im->hx;
+  const double hv = im->hv;
   const double kx = -(hx + c->sum_bx);
   const double kv = -(hv + c->sum_bv);
 

@@ -100,6 +100,9 @@ impact_solution impact_solve(const impact_law* law, double x0, double dx_free,
  * exponent stays. */
 typedef struct impact_series {
   double a, c[9], b[9];
+  int twice;     /* 2 a when a is a half-integer in (0, 6], else 0 */
+  double curv;   /* |a (a-1)| / 3, in the bound of g'' */
+  double spread; /* max(1, |a-1|, |a-2|), the powers in that bound */
 } impact_series;
 
 /* What the meters show: the most recent completed contact, measured from
@@ -147,6 +150,9 @@ typedef struct impact {
   double x_static;    /* m, static compression under ext_force */
   double half_static; /* s, half period on the contact spring at x_static */
   double tau_scale, tau_exponent; /* impact time = scale approach^exponent */
+  /* the sub-step h for `substeps`, and the hammer's response to a force
+   * over it, h^2 / (2 m) and h / m, for the mass h_mass */
+  double h, hx, hv, h_mass;
   /* approach speeds up to which an impact lasts the resting steps per
    * contact at 1, 2, 4 ... sub-steps per sample */
   double resting_approach[3];
