@@ -714,6 +714,52 @@ track_contact(impact* im, double t0, int m, double h, double x0, double v0,
   im->touching = touching;
 }
 
+/* Whether the hammer certainly stays clear of the object over the next
+ * sample: on its free flight, against the interaction point moving at most
+ * at the bound `speed`, it does not reach the point's position now. */
+static bool
+clear_sample(const impact* im, const modal_object* o)
+{
+  const double T = 1.0 / im->sample_rate;
+  if (o->audio.step != T)
+    return false;
+  const double acc = im->ext_force / im->hammer_mass;
+  const double closing = im->hammer_v + im->speed;
+  const double x_most = im->hammer_x - im->point_x +
+                        (closing > 0.0 ? closing * T : 0.0) + 0.5 * acc * T * T;
+  return x_most < -1e-15;
+}
+
+/* A sample without contact force: hammer and modes move freely over it in
+ * one step (the modes' exact flow is what their sub-steps compose to), and
+ * the bounds of the vibration hold on (free vibration never grows them). */
+static void
+free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
+            double scale)
+{
+  const double T = 1.0 / im->sample_rate;
+  const double acc = im->ext_force / im->hammer_mass;
+  double px, pv, pr;
+  modal_correct_predict(o, &o->audio, 0.0, &px, &pv, &pr);
+  im->hammer_x += T * im->hammer_v + 0.5 * acc * T * T;
+  im->hammer_v += acc * T;
+  im->point_x = px;
+  im->point_v = pv;
+  im->x = im->hammer_x - px;
+  im->v = im->hammer_v - pv;
+  /* the force history the sub-steps would have left */
+  for (int s = 0; s < m && s < 3; ++s) {
+    im->force_prev2 = im->force_prev;
+    im->force_prev = im->force;
+    im->force = 0.0;
+  }
+  im->contact_steps++;
+  im->engaged_samples++;
+  *out_l += (float)(scale * pv);
+  *out_r += (float)(scale * pr);
+  im->clock += 1.0;
+}
+
 /* The modes take each sub-step's force in the pass that moves them freely
  * over the next (modal_correct_predict()); at the end of the sample
  * modal_correct_bounds() applies the last force and bounds the vibration
@@ -738,6 +784,10 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   }
   choose_substeps(im, o, im->speed);
   const int m = im->substeps;
+  if (!im->touching && im->force == 0.0 && clear_sample(im, o)) {
+    free_sample(im, o, m, out_l, out_r, scale);
+    return;
+  }
   const modal_coeffs* c = im->sub_m == m ? &im->sub : &o->audio;
   const double h = im->h;
   const double fe = im->ext_force;
