@@ -25,11 +25,15 @@
  * Whenever the hammer can touch the object within a sample, that sample is
  * split into sub-steps sized so that an impact spans
  * IMPACT_STEPS_PER_CONTACT of them, which keeps short, hard contacts
- * accurate.  Hammer and object exchange the same impulse at every
- * sub-step, so momentum balances exactly.  The onset of a contact is
- * located inside its sub-step on the force-free trajectory (cubic Hermite
- * interpolation), the release by going back from the end of its sub-step
- * along the free motion.
+ * accurate; a hammer resting or rattling on the object needs no transient
+ * accuracy, and takes IMPACT_RESTING_STEPS_PER_CONTACT (at most
+ * IMPACT_RESTING_SUBSTEPS per sample).  A sample the hammer certainly
+ * stays clear through goes in one free step.  The rest impact_settle()
+ * leaves is held until something disturbs it.  Hammer and object exchange
+ * the same impulse at every sub-step, so momentum balances exactly.  The
+ * onset of a contact is located inside its sub-step on the force-free
+ * trajectory (cubic Hermite interpolation), the release by going back from
+ * the end of its sub-step along the free motion.
  */
 #ifndef CONTACT_IMPACT_H
 #define CONTACT_IMPACT_H
