@@ -475,10 +475,12 @@ fly(impact* im, int frames)
  * small oscillations on the contact spring at the current or static
  * compression.  A hammer that has stayed engaged for several times that
  * estimate rests, is pressed or rattles on the object: there the passive,
- * implicit step needs no transient accuracy, so it aims for
- * IMPACT_RESTING_STEPS_PER_CONTACT steps per contact time and takes at
+ * implicit step needs no transient accuracy, so a pressed hammer aims for
+ * IMPACT_RESTING_STEPS_PER_CONTACT steps per contact time, and any takes at
  * most IMPACT_RESTING_SUBSTEPS, which keeps the cost of a sustained
- * interaction bounded. */
+ * interaction bounded.  (A free hammer engaged that long is in one slow
+ * impact, on a light object, or landing again: it keeps the impact's
+ * steps per contact, within that cap.) */
 /* A hammer engaged for longer than this many estimated contact times (and
  * this many samples, for very short contacts) no longer bounces off: it
  * rests, is pressed or rattles (a free impact is over within one). */
@@ -517,6 +519,8 @@ keep_constants(impact* im, const modal_object* o)
   im->tau_scale = im->shape * pow(im->m_eff / law->stiffness, 1.0 / q);
   im->tau_exponent = (1.0 - q) / q;
   im->x_static = impact_law_static_compression(law, im->ext_force);
+  im->resting_steps = im->ext_force > 0.0 ? IMPACT_RESTING_STEPS_PER_CONTACT
+                                          : IMPACT_STEPS_PER_CONTACT;
   im->half_static =
       im->x_static > 0.0
           ? DSP_PI * sqrt(im->m_eff / (law->alpha * law->stiffness *
@@ -525,8 +529,7 @@ keep_constants(impact* im, const modal_object* o)
   /* tau_scale v^e >= T (e < 0) for v up to (T / tau_scale)^(1/e); none
    * (-1) when the law gives no such bound */
   for (int j = 0; j < RESTING_COUNTS; ++j) {
-    const double t =
-        IMPACT_RESTING_STEPS_PER_CONTACT / ((double)(1 << j) * im->sample_rate);
+    const double t = im->resting_steps / ((double)(1 << j) * im->sample_rate);
     const double v = pow(t / im->tau_scale, 1.0 / im->tau_exponent);
     im->resting_approach[j] = im->tau_exponent < 0.0 && v >= 0.0 ? v : -1.0;
   }
@@ -584,7 +587,7 @@ choose_substeps(impact* im, const modal_object* o, double speed)
       im->resting_approach[0] >= 0.0) {
     int m = 1;
     for (int j = 0; j < RESTING_COUNTS - 1; ++j, m *= 2)
-      if (half * fs * m >= IMPACT_RESTING_STEPS_PER_CONTACT &&
+      if (half * fs * m >= im->resting_steps &&
           approach <= im->resting_approach[j])
         break;
     use_substeps(im, o, m);
@@ -600,8 +603,7 @@ choose_substeps(impact* im, const modal_object* o, double speed)
   const bool resting = engaged > resting_after_samples &&
                        engaged > resting_after_contacts * tau * fs;
   const double wanted =
-      (resting ? IMPACT_RESTING_STEPS_PER_CONTACT : IMPACT_STEPS_PER_CONTACT) /
-      (tau * fs);
+      (resting ? im->resting_steps : IMPACT_STEPS_PER_CONTACT) / (tau * fs);
   const int most = resting ? IMPACT_RESTING_SUBSTEPS : IMPACT_MAX_SUBSTEPS;
   int m = 1;
   while (m < wanted && m < most)

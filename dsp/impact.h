@@ -25,15 +25,15 @@
  * Whenever the hammer can touch the object within a sample, that sample is
  * split into sub-steps sized so that an impact spans
  * IMPACT_STEPS_PER_CONTACT of them, which keeps short, hard contacts
- * accurate; a hammer resting or rattling on the object needs no transient
- * accuracy, and takes IMPACT_RESTING_STEPS_PER_CONTACT (at most
- * IMPACT_RESTING_SUBSTEPS per sample).  A sample the hammer certainly
- * stays clear through goes in one free step.  The rest impact_settle()
- * leaves is held until something disturbs it.  Hammer and object exchange
- * the same impulse at every sub-step, so momentum balances exactly.  The
- * onset of a contact is located inside its sub-step on the force-free
- * trajectory (cubic Hermite interpolation), the release by going back from
- * the end of its sub-step along the free motion.
+ * accurate; a hammer pressed to rest or rattle on the object needs no
+ * transient accuracy, and takes IMPACT_RESTING_STEPS_PER_CONTACT (at most
+ * IMPACT_RESTING_SUBSTEPS per sample, as a long contact of a free hammer).  A
+ * sample the hammer certainly stays clear through goes in one free step.  The
+ * rest impact_settle() leaves is held until something disturbs it.  Hammer and
+ * object exchange the same impulse at every sub-step, so momentum balances
+ * exactly.  The onset of a contact is located inside its sub-step on the
+ * force-free trajectory (cubic Hermite interpolation), the release by going
+ * back from the end of its sub-step along the free motion.
  */
 #ifndef CONTACT_IMPACT_H
 #define CONTACT_IMPACT_H
@@ -45,8 +45,9 @@
 #include <stdint.h>
 
 /* Sub-steps per impact the integrator aims for, the most it takes per
- * sample; in a resting (long-lasting) contact, the steps per contact time
- * it aims for and the most sub-steps it takes per sample. */
+ * sample; in a long-lasting contact, the steps per contact time it aims for
+ * when the hammer is pressed on the object (a free hammer keeps
+ * IMPACT_STEPS_PER_CONTACT) and the most sub-steps it takes per sample. */
 enum {
   IMPACT_STEPS_PER_CONTACT = 128,
   IMPACT_MAX_SUBSTEPS = 1024,
@@ -154,6 +155,7 @@ typedef struct impact {
   double x_static;    /* m, static compression under ext_force */
   double half_static; /* s, half period on the contact spring at x_static */
   double tau_scale, tau_exponent; /* impact time = scale approach^exponent */
+  double resting_steps; /* steps per contact time in a resting contact */
   /* the sub-step h for `substeps`, and the hammer's response to a force
    * over it, h^2 / (2 m) and h / m, for the mass h_mass */
   double h, hx, hv, h_mass;
