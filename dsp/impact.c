@@ -66,9 +66,7 @@ typedef struct power_ratio {
 
 /* The binomial series of the exponent a, to the 8th power: c[j] =
  * binom(q, j+1) / q = a (a-1)...(a-j+1) / (j+1)!, b[j] = binom(a, j). */
-typedef struct binomials {
-  double a, c[9], b[9];
-} binomials;
+typedef impact_series binomials;
 
 static binomials
 binomials_of(double a)
@@ -83,7 +81,27 @@ binomials_of(double a)
     s.b[j] = s.b[j - 1] * (a - (j - 1)) * inv[j];
     s.c[j] = s.b[j] * inv[j + 1];
   }
+  s.twice = a > 0.0 && a <= 6.0 && 2.0 * a == (double)(int)(2.0 * a)
+                ? (int)(2.0 * a)
+                : 0;
+  s.curv = fabs(a * (a - 1.0)) / 3.0;
+  const double spread =
+      fabs(a - 1.0) > fabs(a - 2.0) ? fabs(a - 1.0) : fabs(a - 2.0);
+  s.spread = spread > 1.0 ? spread : 1.0;
   return s;
+}
+
+/* contact_power() with the half-integer test done once */
+static double
+series_power(double x, const binomials* s)
+{
+  if (s->twice) {
+    double r = (s->twice & 1) ? sqrt(x) : 1.0;
+    for (int n = s->twice / 2; n > 0; --n)
+      r *= x;
+    return r;
+  }
+  return pow(x, s->a);
 }
 
 /* Relative compression changes |d| below series_range go by the binomial
@@ -114,10 +132,9 @@ power_ratio_of(double d, const binomials* s)
     return r;
   }
   double rq1;
-  const double twice = 2.0 * a;
-  if (twice == (double)(int)twice && a > 0.0 && a <= 6.0) {
+  if (s->twice) {
     const double y = sqrt(1.0 + d);
-    const int n = (int)twice + 2;
+    const int n = s->twice + 2;
     double sum = 1.0, power = 1.0;
     for (int j = 1; j < n; ++j) {
       power *= y;
@@ -161,7 +178,7 @@ step_force(const impact_law* law, const binomials* series, double x0,
     x1a = x0a * r.ra;
     dx1a = a * x1a / x1;
   } else if (x1 > 0.0) { /* onset inside the step */
-    x1a = contact_power(x1, a);
+    x1a = series_power(x1, series);
     dx1a = a * x1a / x1;
     elastic = k * x1a * x1 / (q * dx);
     d_elastic = (k * x1a - elastic) / dx;
@@ -179,13 +196,22 @@ step_force(const impact_law* law, const binomials* series, double x0,
     return 0.0;
   }
   *slope = d_elastic + lambda * (0.5 * dx1a * dx + mean_xa) * inv_h;
-  if (x0 > 0.0 && fabs(dx) < series_range * x0) {
-    /* a bound of |G''| while d stays in the series' range: the elastic
-     * part's k x0^(a-2) g''(d), g'' = 2 c2 + 6 c3 d + 12 c4 d^2 + ...,
-     * and the damping part's lambda / (2 h) (2 (x1^a)' + (x1^a)'' dx) */
-    const double d = fabs(dx) / x0;
-    const double g2 = 2.0 * fabs(series->c[2]) + 6.0 * fabs(series->c[3]) * d +
-                      13.0 * fabs(series->c[4]) * d * d;
+  if (x0 > 0.0 && x1 > 0.0) {
+    /* a bound of |G''|: the elastic part's k x0^(a-2) g''(d), in the
+     * series' range g'' = 2 c2 + 6 c3 d + 12 c4 d^2 + ..., beyond it from
+     * g(d) = int_0^1 (1 + t d)^a dt: |g''| <= |a (a-1)| / 3 max(1,
+     * (1 + d)^(a-2)); and the damping part's lambda / (2 h) (2 (x1^a)' +
+     * (x1^a)'' dx) */
+    double g2;
+    if (fabs(dx) < series_range * x0) {
+      const double d = fabs(dx) / x0;
+      g2 = 2.0 * fabs(series->c[2]) + 6.0 * fabs(series->c[3]) * d +
+           13.0 * fabs(series->c[4]) * d * d;
+    } else {
+      const double r = x1 / x0;
+      const double p = x1a / x0a / (r * r); /* (1 + d)^(a-2) */
+      g2 = series->curv * (p > 1.0 ? p : 1.0);
+    }
     const double x1_2 = x1 * x1;
     *curvature =
         k * x0a / (x0 * x0) * g2 +
@@ -195,31 +221,32 @@ step_force(const impact_law* law, const binomials* series, double x0,
   return f;
 }
 
-impact_solution
-impact_solve(const impact_law* law, double x0, double dx_free, double kx,
-             double h, double guess)
+/* impact_solve() with the law's binomial series at hand */
+static impact_solution
+solve(const impact_law* law, const binomials* series, double x0, double dx_free,
+      double kx, double h, double guess)
 {
   impact_solution sol = {0.0, 0, true};
   if (!(x0 > 0.0) && !(x0 + dx_free > 0.0))
     return sol; /* no compression at either end of the step */
-  const double x0a = x0 > 0.0 ? contact_power(x0, law->alpha) : 0.0;
+  const double x0a = x0 > 0.0 ? series_power(x0, series) : 0.0;
   double slope, size, curvature;
   /* g(f) = G(dx_free + kx f) - f falls from g(0) = G(dx_free) >= 0 (G
    * grows with dx, kx < 0): the root lies in [0, G(dx_free)].  From a
    * positive guess that upper end is only worked out if Newton needs it
    * (in a sustained contact it rarely does). */
-  const binomials series = binomials_of(law->alpha);
   const double inv_h = 1.0 / h;
+  const double spread = series->spread;
   double lo = 0.0, hi = INFINITY, f = guess;
   if (!(guess > 0.0)) {
-    hi = step_force(law, &series, x0, x0a, dx_free, inv_h, &slope, &size,
+    hi = step_force(law, series, x0, x0a, dx_free, inv_h, &slope, &size,
                     &curvature);
     if (!(hi > 0.0))
       return sol;
     f = 0.0;
   }
   for (int it = 1; it <= NEWTON_CAP; ++it) {
-    const double force = step_force(law, &series, x0, x0a, dx_free + kx * f,
+    const double force = step_force(law, series, x0, x0a, dx_free + kx * f,
                                     inv_h, &slope, &size, &curvature);
     const double g = force - f;
     /* done when the residual is down to the rounding of its own terms
@@ -237,11 +264,18 @@ impact_solve(const impact_law* law, double x0, double dx_free, double kx,
     double next = f - g / dg;
     /* final without another evaluation when the error Newton leaves,
      * |g''| step^2 / (2 |g'|), is well below the tolerance: the step stays
-     * where the bound of g'' = G'' kx^2 holds (the series' range, G > 0),
-     * and 10 % allows for G'' moving along it */
+     * where the bound of g'' = G'' kx^2 holds (G > 0; the series' range,
+     * or beyond it in contact, the compression moving by so little that
+     * its powers in the bound change by 2 % at most), and 10 % allows for
+     * G'' moving along it */
     const double step1 = next - f;
-    if (next > 0.0 && fabs(dx_free + kx * next) < series_range * x0 &&
-        force + slope * kx * step1 > 0.0 &&
+    const double dx_now = dx_free + kx * f, dx_next = dx_free + kx * next;
+    const bool bound_holds =
+        fabs(dx_now) < series_range * x0
+            ? fabs(dx_next) < series_range * x0
+            : x0 + dx_next > 0.0 &&
+                  spread * fabs(kx * step1) <= 0.02 * (x0 + dx_now);
+    if (next > 0.0 && bound_holds && force + slope * kx * step1 > 0.0 &&
         1.1 * curvature * kx * kx * step1 * step1 <=
             0.5 * newton_tolerance * next * fabs(dg)) {
       sol.force = next;
@@ -250,7 +284,7 @@ impact_solve(const impact_law* law, double x0, double dx_free, double kx,
     }
     if (hi == INFINITY && !(next >= lo && next < INFINITY)) {
       double s2, z2, c2;
-      hi = step_force(law, &series, x0, x0a, dx_free, inv_h, &s2, &z2, &c2);
+      hi = step_force(law, series, x0, x0a, dx_free, inv_h, &s2, &z2, &c2);
       if (!(hi > 0.0))
         return sol; /* no force at all this step */
     }
@@ -280,6 +314,14 @@ impact_solve(const impact_law* law, double x0, double dx_free, double kx,
   return sol;
 }
 
+impact_solution
+impact_solve(const impact_law* law, double x0, double dx_free, double kx,
+             double h, double guess)
+{
+  const binomials series = binomials_of(law->alpha);
+  return solve(law, &series, x0, dx_free, kx, h, guess);
+}
+
 void
 impact_init(impact* im, double sample_rate)
 {
@@ -301,6 +343,9 @@ land_flight(impact* im)
 void
 impact_set_law(impact* im, impact_law law)
 {
+  if (law.stiffness != im->law.stiffness || law.alpha != im->law.alpha ||
+      law.mu != im->law.mu)
+    im->settled = false; /* another rest */
   im->law = law;
 }
 
@@ -308,8 +353,10 @@ void
 impact_set_hammer(impact* im, double mass, double ext_force)
 {
   ext_force = ext_force > 0.0 ? ext_force : 0.0;
-  if (mass != im->hammer_mass || ext_force != im->ext_force)
+  if (mass != im->hammer_mass || ext_force != im->ext_force) {
     im->clear_left = 0; /* the flight changes: decide again */
+    im->settled = false;
+  }
   im->hammer_mass = mass;
   im->ext_force = ext_force;
   land_flight(im);
@@ -319,6 +366,9 @@ void
 impact_object_changed(impact* im)
 {
   im->substeps = 0;
+  im->sub_m = 0;
+  im->tracked = false;
+  im->settled = false;
   im->clear_left = 0; /* its reach changes */
 }
 
@@ -332,7 +382,9 @@ impact_strike(impact* im, const modal_object* o, double velocity)
   im->hammer_flying = true;
   land_flight(im);
   im->clear_left = 0;
-  im->force = im->force_prev = 0.0;
+  im->tracked = false;
+  im->settled = false;
+  im->force = im->force_prev = im->force_prev2 = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
   im->x = 0.0;
@@ -346,10 +398,12 @@ impact_reset(impact* im, modal_object* o)
   im->hammer_x = im->hammer_v = 0.0;
   land_flight(im);
   im->clear_left = 0;
-  im->force = im->force_prev = 0.0;
+  im->force = im->force_prev = im->force_prev2 = 0.0;
   im->x = im->v = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
+  im->tracked = false;
+  im->settled = false;
   modal_reset(o);
 }
 
@@ -378,8 +432,9 @@ clear_samples(impact* im, const modal_object* o)
 {
   if (im->touching || im->force != 0.0)
     return 0;
-  double reach, speed;
-  modal_bounds(o, &reach, &speed);
+  double reach = im->reach, speed;
+  if (!im->tracked)
+    modal_bounds(o, &reach, &speed);
   const double gap = -(reach + 1e-15) - im->hammer_x;
   if (!(gap > 0.0))
     return 0;
@@ -420,51 +475,135 @@ fly(impact* im, int frames)
  * small oscillations on the contact spring at the current or static
  * compression.  A hammer that has stayed engaged for several times that
  * estimate rests, is pressed or rattles on the object: there the passive,
- * implicit step needs no transient accuracy, and IMPACT_RESTING_SUBSTEPS
- * keeps the cost of a sustained interaction bounded. */
+ * implicit step needs no transient accuracy, so a pressed hammer aims for
+ * IMPACT_RESTING_STEPS_PER_CONTACT steps per contact time, and any takes at
+ * most IMPACT_RESTING_SUBSTEPS, which keeps the cost of a sustained
+ * interaction bounded.  (A free hammer engaged that long is in one slow
+ * impact, on a light object, or landing again: it keeps the impact's
+ * steps per contact, within that cap.) */
 /* A hammer engaged for longer than this many estimated contact times (and
  * this many samples, for very short contacts) no longer bounces off: it
  * rests, is pressed or rattles (a free impact is over within one). */
 static const double resting_after_contacts = 4.0;
 static const long resting_after_samples = 64;
 
+/* resting sub-step counts 1, 2, 4 ... IMPACT_RESTING_SUBSTEPS */
+enum { RESTING_COUNTS = 3 };
+_Static_assert(1 << (RESTING_COUNTS - 1) == IMPACT_RESTING_SUBSTEPS,
+               "resting_approach[] holds one speed per resting count");
+
+/* what the step choice needs of the parameters alone */
 static void
-choose_substeps(impact* im, const modal_object* o)
+keep_constants(impact* im, const modal_object* o)
 {
-  const double fs = im->sample_rate;
   const impact_law* law = &im->law;
-  double reach, speed;
-  modal_bounds(o, &reach, &speed);
   if (im->substeps == 0) /* the object changed */
     im->point_mass = modal_point_mass(o);
-  const double m_eff = 1.0 / (1.0 / im->hammer_mass + 1.0 / im->point_mass);
+  if (law->stiffness == im->kept_stiffness && law->alpha == im->kept_alpha &&
+      im->hammer_mass == im->kept_mass && im->ext_force == im->kept_ext_force &&
+      im->point_mass == im->kept_point)
+    return;
+  im->kept_stiffness = law->stiffness;
+  im->kept_alpha = law->alpha;
+  im->kept_mass = im->hammer_mass;
+  im->kept_ext_force = im->ext_force;
+  im->kept_point = im->point_mass;
+  im->series = binomials_of(law->alpha);
+  im->m_eff = 1.0 / (1.0 / im->hammer_mass + 1.0 / im->point_mass);
+  if (law->alpha != im->shape_alpha) {
+    im->shape_alpha = law->alpha;
+    im->shape = hc_contact_time_undamped(1.0, 1.0, law->alpha, 1.0);
+  }
+  /* the undamped contact time scales as (m/k)^(1/q) v^((1-q)/q) */
+  const double q = law->alpha + 1.0;
+  im->tau_scale = im->shape * pow(im->m_eff / law->stiffness, 1.0 / q);
+  im->tau_exponent = (1.0 - q) / q;
+  im->x_static = impact_law_static_compression(law, im->ext_force);
+  im->resting_steps = im->ext_force > 0.0 ? IMPACT_RESTING_STEPS_PER_CONTACT
+                                          : IMPACT_STEPS_PER_CONTACT;
+  im->half_static =
+      im->x_static > 0.0
+          ? DSP_PI * sqrt(im->m_eff / (law->alpha * law->stiffness *
+                                       pow(im->x_static, law->alpha - 1.0)))
+          : INFINITY;
+  /* tau_scale v^e >= T (e < 0) for v up to (T / tau_scale)^(1/e); none
+   * (-1) when the law gives no such bound */
+  for (int j = 0; j < RESTING_COUNTS; ++j) {
+    const double t = im->resting_steps / ((double)(1 << j) * im->sample_rate);
+    const double v = pow(t / im->tau_scale, 1.0 / im->tau_exponent);
+    im->resting_approach[j] = im->tau_exponent < 0.0 && v >= 0.0 ? v : -1.0;
+  }
+}
 
-  double tau = INFINITY;
+/* the half period of small oscillations on the contact spring at
+ * compression x > 0, k_lin = a k x^(a-1) */
+static double
+half_period(const impact* im, double x)
+{
+  if (x == im->x_static)
+    return im->half_static;
+  const impact_law* law = &im->law;
+  const double k_lin =
+      law->alpha * law->stiffness * contact_power(x, law->alpha) / x;
+  return DSP_PI * sqrt(im->m_eff / k_lin);
+}
+
+static void
+use_substeps(impact* im, const modal_object* o, int m)
+{
+  if (m == im->substeps && im->h_mass == im->hammer_mass)
+    return;
+  im->h_mass = im->hammer_mass;
+  im->h = 1.0 / (im->sample_rate * m);
+  im->hx = im->h * im->h / (2.0 * im->hammer_mass);
+  im->hv = im->h / im->hammer_mass;
+  if (m == im->substeps)
+    return;
+  const double step = 1.0 / (im->sample_rate * m);
+  /* one sub-step: the object's own audio-rate coefficients */
+  if (im->sub_m != m && !(m == 1 && o->audio.step == step)) {
+    modal_coeffs_compute(o, step, &im->sub);
+    im->sub_m = m;
+  }
+  im->substeps = m;
+}
+
+/* `speed` bounds the interaction point's speed (modal_bounds()) */
+static void
+choose_substeps(impact* im, const modal_object* o, double speed)
+{
+  keep_constants(im, o);
+  const double fs = im->sample_rate;
   const double approach = fabs(im->hammer_v) + speed;
-  if (approach > 0.0) {
-    if (law->alpha != im->shape_alpha) {
-      im->shape_alpha = law->alpha;
-      im->shape = hc_contact_time_undamped(1.0, 1.0, law->alpha, 1.0);
-    }
-    /* the undamped contact time scales as (m/k)^(1/q) v^((1-q)/q) */
-    const double q = law->alpha + 1.0;
-    tau = im->shape * pow(m_eff / law->stiffness, 1.0 / q) *
-          pow(approach, (1.0 - q) / q);
-  }
-  double x_rest = impact_law_static_compression(law, im->ext_force);
-  if (im->x > x_rest)
-    x_rest = im->x;
-  if (x_rest > 0.0) {
-    const double k_lin =
-        law->alpha * law->stiffness * pow(x_rest, law->alpha - 1.0);
-    const double half_period = DSP_PI * sqrt(m_eff / k_lin);
-    if (half_period < tau)
-      tau = half_period;
+  const double x_rest = im->x > im->x_static ? im->x : im->x_static;
+  const double half = x_rest > 0.0 ? half_period(im, x_rest) : INFINITY;
+  const long engaged = im->engaged_samples;
+
+  /* The contact time tau is at most `half`, so a hammer engaged for
+   * resting_after_contacts of those rests whatever the impact estimate
+   * (which costs a pow()): then only thresholds of tau matter. */
+  if (engaged > resting_after_samples &&
+      engaged > resting_after_contacts * half * fs &&
+      im->resting_approach[0] >= 0.0) {
+    int m = 1;
+    for (int j = 0; j < RESTING_COUNTS - 1; ++j, m *= 2)
+      if (half * fs * m >= im->resting_steps &&
+          approach <= im->resting_approach[j])
+        break;
+    use_substeps(im, o, m);
+    return;
   }
 
-  const double wanted = IMPACT_STEPS_PER_CONTACT / (tau * fs);
-  const bool resting = im->engaged_samples > resting_after_samples &&
-                       im->engaged_samples > resting_after_contacts * tau * fs;
+  double tau = half;
+  if (approach > 0.0) {
+    const double t = im->tau_scale * pow(approach, im->tau_exponent);
+    if (t < tau)
+      tau = t;
+  }
+  const bool resting = engaged > resting_after_samples &&
+                       engaged > resting_after_contacts * tau * fs;
+  const double wanted =
+      (resting ? im->resting_steps : IMPACT_STEPS_PER_CONTACT) / (tau * fs);
   const int most = resting ? IMPACT_RESTING_SUBSTEPS : IMPACT_MAX_SUBSTEPS;
   int m = 1;
   while (m < wanted && m < most)
@@ -472,10 +611,7 @@ choose_substeps(impact* im, const modal_object* o)
   /* keep the current set unless it is too coarse or 4x too fine */
   if (!resting && im->substeps > 0 && m <= im->substeps && 4 * m > im->substeps)
     m = im->substeps;
-  if (m != im->substeps) {
-    modal_coeffs_compute(o, 1.0 / (fs * m), &im->sub);
-    im->substeps = m;
-  }
+  use_substeps(im, o, m);
 }
 
 /* Cubic Hermite interpolation on [0, 1] of a quantity with values p0, p1
@@ -580,27 +716,96 @@ track_contact(impact* im, double t0, int m, double h, double x0, double v0,
   im->touching = touching;
 }
 
+/* Whether the hammer certainly stays clear of the object over the next
+ * sample: on its free flight, against the interaction point moving at most
+ * at the bound `speed`, it does not reach the point's position now. */
+static bool
+clear_sample(const impact* im, const modal_object* o)
+{
+  const double T = 1.0 / im->sample_rate;
+  if (o->audio.step != T)
+    return false;
+  const double acc = im->ext_force / im->hammer_mass;
+  const double closing = im->hammer_v + im->speed;
+  const double x_most = im->hammer_x - im->point_x +
+                        (closing > 0.0 ? closing * T : 0.0) + 0.5 * acc * T * T;
+  return x_most < -1e-15;
+}
+
+/* A sample without contact force: hammer and modes move freely over it in
+ * one step (the modes' exact flow is what their sub-steps compose to), and
+ * the bounds of the vibration hold on (free vibration never grows them). */
+static void
+free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
+            double scale)
+{
+  const double T = 1.0 / im->sample_rate;
+  const double acc = im->ext_force / im->hammer_mass;
+  double px, pv, pr;
+  modal_correct_predict(o, &o->audio, 0.0, &px, &pv, &pr);
+  im->hammer_x += T * im->hammer_v + 0.5 * acc * T * T;
+  im->hammer_v += acc * T;
+  im->point_x = px;
+  im->point_v = pv;
+  im->x = im->hammer_x - px;
+  im->v = im->hammer_v - pv;
+  /* the force history the sub-steps would have left */
+  for (int s = 0; s < m && s < 3; ++s) {
+    im->force_prev2 = im->force_prev;
+    im->force_prev = im->force;
+    im->force = 0.0;
+  }
+  im->contact_steps++;
+  im->engaged_samples++;
+  *out_l += (float)(scale * pv);
+  *out_r += (float)(scale * pr);
+  im->clock += 1.0;
+}
+
+/* The modes take each sub-step's force in the pass that moves them freely
+ * over the next (modal_correct_predict()); at the end of the sample
+ * modal_correct_bounds() applies the last force and bounds the vibration
+ * for the next sample's choice of sub-steps.  The point's motion and that
+ * bound are carried from one engaged sample to the next (`tracked`) until
+ * something else moves the modes. */
 static void
 engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
                double scale)
 {
-  choose_substeps(im, o);
+  if (im->settled) {
+    /* the rest impact_settle() left is an exact equilibrium of the
+     * discrete system: integrating it would only integrate rounding */
+    im->engaged_samples++;
+    im->clock += 1.0;
+    return;
+  }
+  if (!im->tracked) {
+    modal_point(o, &im->point_x, &im->point_v);
+    modal_bounds(o, &im->reach, &im->speed);
+    im->tracked = true;
+  }
+  choose_substeps(im, o, im->speed);
   const int m = im->substeps;
-  const double h = 1.0 / (im->sample_rate * m);
+  if (!im->touching && im->force == 0.0 && clear_sample(im, o)) {
+    free_sample(im, o, m, out_l, out_r, scale);
+    return;
+  }
+  const modal_coeffs* c = im->sub_m == m ? &im->sub : &o->audio;
+  const double h = im->h;
   const double fe = im->ext_force;
   /* The force acts on both bodies as its step average F: an impulse h F
    * each way, so the momentum they exchange balances exactly.  Per unit F
    * the hammer moves by h^2 / (2 m) and every mode by its b, so the
    * compression responds to F by K ([ch8] eq 8.32): */
-  const double hx = h * h / (2.0 * im->hammer_mass);
-  const double hv = h / im->hammer_mass;
-  const double kx = -(hx + im->sub.sum_bx);
-  const double kv = -(hv + im->sub.sum_bv);
+  const double hx = im->hx;
+  const double hv = im->hv;
+  const double kx = -(hx + c->sum_bx);
+  const double kv = -(hv + c->sum_bv);
 
-  double px, pv;
-  modal_point(o, &px, &pv);
+  double px = im->point_x, pv = im->point_v, pr = 0.0;
   double x0 = im->hammer_x - px;
   double v0 = im->hammer_v - pv;
+  double pending = 0.0; /* the last step's force, not yet in the modes */
 
   for (int s = 0; s < m; ++s) {
     /* computable parts: everything but this step's contact force */
@@ -608,40 +813,47 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double hammer_v = im->hammer_v + hv * fe;
     const double hammer_x = im->hammer_x + hammer_dx;
     const double px0 = px;
-    modal_predict(o, &im->sub, &px, &pv);
+    /* the right pickup is heard at the end of the sample only */
+    double pr_free = 0.0;
+    modal_correct_predict(o, c, pending, &px, &pv,
+                          s == m - 1 ? &pr_free : NULL);
     /* the compression's free change, from displacements (no cancellation) */
     const double dx_free = hammer_dx - (px - px0);
     const double xf = x0 + dx_free;
     const double vf = hammer_v - pv;
 
-    const impact_solution sol = impact_solve(&im->law, x0, dx_free, kx, h,
-                                             2.0 * im->force - im->force_prev);
+    const impact_solution sol =
+        solve(&im->law, &im->series, x0, dx_free, kx, h,
+              3.0 * (im->force - im->force_prev) + im->force_prev2);
     const double f = sol.force;
     newton_stats_count(&im->stats, sol.iterations, sol.converged);
-    if (f != 0.0) {
-      modal_correct(o, &im->sub, f);
-      px += im->sub.sum_bx * f;
-    }
+    pending = f;
+    px += c->sum_bx * f;
+    pv += c->sum_bv * f;
+    if (s == m - 1)
+      pr = pr_free + c->sum_right_bv * f;
     im->hammer_v = hammer_v - hv * f;
     im->hammer_x = hammer_x - hx * f;
     const double x1 = xf + kx * f;
     const double v1 = vf + kv * f;
     track_contact(im, im->clock + (double)s / m, m, h, x0, v0, xf, vf, x1, v1,
                   f);
+    im->force_prev2 = im->force_prev;
     im->force_prev = im->force;
     im->force = f;
     x0 = x1;
     v0 = v1;
   }
+  modal_correct_bounds(o, c, pending, &im->reach, &im->speed);
+  im->point_x = px;
+  im->point_v = pv;
   im->contact_steps += (uint64_t)m;
   im->engaged_samples++;
   im->x = x0;
   im->v = v0;
 
-  double left, right;
-  modal_pickups(o, &left, &right);
-  *out_l += (float)(scale * left);
-  *out_r += (float)(scale * right);
+  *out_l += (float)(scale * pv);
+  *out_r += (float)(scale * pr);
   im->clock += 1.0;
 }
 
@@ -655,6 +867,8 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
       im->clear_left = clear_samples(im, o);
     if (!im->hammer_flying) {
       modal_ring(o, frames - t, out_l + t, out_r + t, scale);
+      im->tracked = false;
+      im->settled = false;
       im->clock += frames - t;
       break;
     }
@@ -662,6 +876,8 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
       const int clear =
           im->clear_left < frames - t ? (int)im->clear_left : frames - t;
       modal_ring(o, clear, out_l + t, out_r + t, scale);
+      im->tracked = false;
+      im->settled = false;
       fly(im, clear);
       im->clear_left -= clear;
       im->engaged_samples = 0;
@@ -716,6 +932,8 @@ impact_settle(impact* im, modal_object* o)
   im->hammer_v = 0.0;
   land_flight(im);
   im->clear_left = 0;
-  im->force = im->force_prev = f;
+  im->force = im->force_prev = im->force_prev2 = f;
   im->touching = true;
+  im->tracked = false;
+  im->settled = true;
 }

@@ -25,11 +25,15 @@
  * Whenever the hammer can touch the object within a sample, that sample is
  * split into sub-steps sized so that an impact spans
  * IMPACT_STEPS_PER_CONTACT of them, which keeps short, hard contacts
- * accurate.  Hammer and object exchange the same impulse at every
- * sub-step, so momentum balances exactly.  The onset of a contact is
- * located inside its sub-step on the force-free trajectory (cubic Hermite
- * interpolation), the release by going back from the end of its sub-step
- * along the free motion.
+ * accurate; a hammer pressed to rest or rattle on the object needs no
+ * transient accuracy, and takes IMPACT_RESTING_STEPS_PER_CONTACT (at most
+ * IMPACT_RESTING_SUBSTEPS per sample, as a long contact of a free hammer).  A
+ * sample the hammer certainly stays clear through goes in one free step.  The
+ * rest impact_settle() leaves is held until something disturbs it.  Hammer and
+ * object exchange the same impulse at every sub-step, so momentum balances
+ * exactly.  The onset of a contact is located inside its sub-step on the
+ * force-free trajectory (cubic Hermite interpolation), the release by going
+ * back from the end of its sub-step along the free motion.
  */
 #ifndef CONTACT_IMPACT_H
 #define CONTACT_IMPACT_H
@@ -41,10 +45,13 @@
 #include <stdint.h>
 
 /* Sub-steps per impact the integrator aims for, the most it takes per
- * sample, and the most it takes in a resting (long-lasting) contact. */
+ * sample; in a long-lasting contact, the steps per contact time it aims for
+ * when the hammer is pressed on the object (a free hammer keeps
+ * IMPACT_STEPS_PER_CONTACT) and the most sub-steps it takes per sample. */
 enum {
   IMPACT_STEPS_PER_CONTACT = 128,
   IMPACT_MAX_SUBSTEPS = 1024,
+  IMPACT_RESTING_STEPS_PER_CONTACT = 16,
   IMPACT_RESTING_SUBSTEPS = 4
 };
 
@@ -94,6 +101,15 @@ typedef struct impact_solution {
 impact_solution impact_solve(const impact_law* law, double x0, double dx_free,
                              double kx, double h, double guess);
 
+/* The binomial series of the contact exponent (impact.c), kept while the
+ * exponent stays. */
+typedef struct impact_series {
+  double a, c[9], b[9];
+  int twice;     /* 2 a when a is a half-integer in (0, 6], else 0 */
+  double curv;   /* |a (a-1)| / 3, in the bound of g'' */
+  double spread; /* max(1, |a-1|, |a-2|), the powers in that bound */
+} impact_series;
+
 /* What the meters show: the most recent completed contact, measured from
  * the simulated trajectory. */
 typedef struct impact_contact {
@@ -114,8 +130,9 @@ typedef struct impact {
 
   double hammer_x, hammer_v; /* m, m/s along the strike axis */
   bool hammer_flying;        /* false: parked, out of play */
-  double force, force_prev;  /* N, step averages of the last two sub-steps */
-  double x, v;               /* compression and its rate at the last instant */
+  double force, force_prev,
+      force_prev2; /* N, step averages of the last three sub-steps */
+  double x, v;     /* compression and its rate at the last instant */
   bool touching;
   long engaged_samples; /* samples the hammer has been within reach */
   double clock;         /* samples since init */
@@ -127,8 +144,33 @@ typedef struct impact {
   long clear_left; /* samples still known clear of the object (decided once) */
 
   int substeps;      /* per sample in engaged samples; 0 = coefficients stale */
+  int sub_m;         /* sub-steps per sample `sub` holds (0: none) */
   double point_mass; /* modal_point_mass() of the object */
   double shape_alpha, shape; /* contact time of m = k = v = 1 at alpha */
+
+  /* What depends on the parameters alone, worked out again when one of
+   * the kept values changes (choose_substeps() in impact.c). */
+  double kept_stiffness, kept_alpha, kept_mass, kept_ext_force, kept_point;
+  double m_eff;       /* kg, hammer and interaction point in series */
+  double x_static;    /* m, static compression under ext_force */
+  double half_static; /* s, half period on the contact spring at x_static */
+  double tau_scale, tau_exponent; /* impact time = scale approach^exponent */
+  double resting_steps; /* steps per contact time in a resting contact */
+  /* the sub-step h for `substeps`, and the hammer's response to a force
+   * over it, h^2 / (2 m) and h / m, for the mass h_mass */
+  double h, hx, hv, h_mass;
+  /* approach speeds up to which an impact lasts the resting steps per
+   * contact at 1, 2, 4 ... sub-steps per sample */
+  double resting_approach[3];
+  impact_series series;
+
+  /* With `tracked`: the interaction point's displacement and velocity and
+   * the bounds of the vibration (modal_bounds()) as the last engaged
+   * sample left the object, which nothing has moved since. */
+  bool tracked;
+  double point_x, point_v, reach, speed;
+  /* at the rest impact_settle() left, which nothing has disturbed since */
+  bool settled;
 
   /* contact in progress */
   double onset, onset_velocity, peak, peak_before, peak_at;

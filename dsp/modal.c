@@ -397,3 +397,76 @@ modal_is_finite(const modal_object* o)
     s += o->x[l] * 0.0 + o->v[l] * 0.0;
   return s == 0.0; /* NaN or Inf anywhere makes the sum NaN */
 }
+
+/* modal_correct() and then modal_bounds() of the corrected state, in one
+ * pass: what a contact integrator needs at the end of each sample that it
+ * leaves in the modes. */
+DSP_VECTOR_CLONES void
+modal_correct_bounds(modal_object* o, const modal_coeffs* c, double force,
+                     double* reach, double* speed)
+{
+  double* restrict x = o->x;
+  double* restrict v = o->v;
+  const double* restrict bx = c->bx;
+  const double* restrict bv = c->bv;
+  const double* restrict w0 = o->w0;
+  const double* restrict inv_w0 = o->inv_w0;
+  double sx = 0.0;
+  double sv = 0.0;
+#pragma omp simd reduction(+ : sx, sv)
+  for (int l = 0; l < o->n; ++l) {
+    const double xc = x[l] + bx[l] * force;
+    const double vc = v[l] + bv[l] * force;
+    x[l] = xc;
+    v[l] = vc;
+    const double u = vc * inv_w0[l];
+    const double amp = sqrt(xc * xc + u * u);
+    sx += amp;
+    sv += amp * w0[l];
+  }
+  /* the same margin as modal_bounds_about() */
+  *reach = (1.0 + 1e-9) * sx;
+  *speed = (1.0 + 1e-9) * sv;
+}
+
+/* modal_correct() with the force of one step, then modal_predict() of the
+ * next, in one pass; with the right pickup's velocity of that prediction
+ * when with_r (a constant, so each caller gets its loop). */
+static DSP_INLINE void
+correct_predict(modal_object* o, const modal_coeffs* c, double force,
+                bool with_r, double* point_x, double* point_v, double* right_v)
+{
+  double* restrict x = o->x;
+  double* restrict v = o->v;
+  const double* restrict pr = o->pickup_r;
+  double sx = 0.0;
+  double sv = 0.0;
+  double sr = 0.0;
+#pragma omp simd reduction(+ : sx, sv, sr)
+  for (int l = 0; l < o->n; ++l) {
+    const double xc = x[l] + c->bx[l] * force;
+    const double vc = v[l] + c->bv[l] * force;
+    const double xn = c->a11[l] * xc + c->a12[l] * vc;
+    const double vn = c->a21[l] * xc + c->a22[l] * vc;
+    x[l] = xn;
+    v[l] = vn;
+    sx += xn;
+    sv += vn;
+    if (with_r)
+      sr += pr[l] * vn;
+  }
+  *point_x = sx;
+  *point_v = sv;
+  if (with_r)
+    *right_v = sr;
+}
+
+DSP_VECTOR_CLONES void
+modal_correct_predict(modal_object* o, const modal_coeffs* c, double force,
+                      double* point_x, double* point_v, double* right_v)
+{
+  if (right_v)
+    correct_predict(o, c, force, true, point_x, point_v, right_v);
+  else
+    correct_predict(o, c, force, false, point_x, point_v, NULL);
+}

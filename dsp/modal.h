@@ -155,4 +155,15 @@ void modal_settle(modal_object* o, double static_force);
 void modal_reset(modal_object* o);
 bool modal_is_finite(const modal_object* o);
 
+/* modal_correct(), then modal_bounds() of the corrected state, in one
+ * pass over the modes. */
+void modal_correct_bounds(modal_object* o, const modal_coeffs* c, double force,
+                          double* reach, double* speed);
+
+/* modal_correct() with one step's force, then modal_predict() of the next
+ * step, in one pass; right_v (unless NULL): the right pickup's predicted
+ * velocity. */
+void modal_correct_predict(modal_object* o, const modal_coeffs* c, double force,
+                           double* point_x, double* point_v, double* right_v);
+
 #endif
