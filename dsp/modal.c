@@ -327,29 +327,36 @@ static_deflection(const modal_object* o, int l, double force)
   return force * o->gain[l] / (o->mass * (wd * wd + sigma * sigma));
 }
 
+/* For a free damped mode w0^2 y^2 + y'^2 never grows (its derivative is
+ * -2 g y'^2), w0^2 = (2 pi f)^2 + 1/t_e^2 being the natural frequency, y
+ * the displacement from the mode's rest; so the amplitude
+ * sqrt(y^2 + (y'/w0)^2) bounds |y| and w0 times it bounds |y'|, and their
+ * sums over the modes bound the interaction point.  Adds the amplitudes of
+ * modes l.. (one vector) to *sx and w0 times them to *sv. */
+static DSP_INLINE void
+amplitudes(const modal_object* o, int l, modal_vec y, modal_vec v,
+           modal_vec* sx, modal_vec* sv)
+{
+  const modal_vec u = v * LOAD(o->inv_w0 + l);
+  modal_vec amp = y * y + u * u;
+  for (int k = 0; k < MODAL_LANES; ++k)
+    amp[k] = sqrt(amp[k]);
+  *sx += amp;
+  *sv += amp * LOAD(o->w0 + l);
+}
+
+static const double bounds_margin = 1e-9; /* for rounding */
+
 DSP_VECTOR_CLONES void
 modal_bounds_about(const modal_object* o, double static_force, double* reach,
                    double* speed)
 {
-  /* For a free damped mode w0^2 y^2 + y'^2 never grows (its derivative is
-   * -2 g y'^2), w0^2 = (2 pi f)^2 + 1/t_e^2 being the natural frequency,
-   * y = x - x_static the displacement from its rest under the static
-   * force; so the amplitude sqrt(y^2 + (y'/w0)^2) bounds |y| and w0 times
-   * it bounds |y'|, and the sums bound the interaction point.  One
-   * vectorised pass over constants kept by modal_update(). */
   modal_vec sx = {0}, sv = {0};
-  for (int l = 0; l < o->n; l += MODAL_LANES) {
-    const modal_vec y = LOAD(o->x + l) - static_force * LOAD(o->deflection + l);
-    const modal_vec u = LOAD(o->v + l) * LOAD(o->inv_w0 + l);
-    modal_vec amp = y * y + u * u;
-    for (int k = 0; k < MODAL_LANES; ++k)
-      amp[k] = sqrt(amp[k]);
-    sx += amp;
-    sv += amp * LOAD(o->w0 + l);
-  }
-  /* margin for rounding */
-  *reach = (1.0 + 1e-9) * lanes_sum(&sx);
-  *speed = (1.0 + 1e-9) * lanes_sum(&sv);
+  for (int l = 0; l < o->n; l += MODAL_LANES)
+    amplitudes(o, l, LOAD(o->x + l) - static_force * LOAD(o->deflection + l),
+               LOAD(o->v + l), &sx, &sv);
+  *reach = (1.0 + bounds_margin) * lanes_sum(&sx);
+  *speed = (1.0 + bounds_margin) * lanes_sum(&sv);
 }
 
 void
@@ -405,68 +412,38 @@ DSP_VECTOR_CLONES void
 modal_correct_bounds(modal_object* o, const modal_coeffs* c, double force,
                      double* reach, double* speed)
 {
-  double* restrict x = o->x;
-  double* restrict v = o->v;
-  const double* restrict bx = c->bx;
-  const double* restrict bv = c->bv;
-  const double* restrict w0 = o->w0;
-  const double* restrict inv_w0 = o->inv_w0;
-  double sx = 0.0;
-  double sv = 0.0;
-#pragma omp simd reduction(+ : sx, sv)
-  for (int l = 0; l < o->n; ++l) {
-    const double xc = x[l] + bx[l] * force;
-    const double vc = v[l] + bv[l] * force;
-    x[l] = xc;
-    v[l] = vc;
-    const double u = vc * inv_w0[l];
-    const double amp = sqrt(xc * xc + u * u);
-    sx += amp;
-    sv += amp * w0[l];
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += MODAL_LANES) {
+    const modal_vec x = LOAD(o->x + l) + LOAD(c->bx + l) * force;
+    const modal_vec v = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    STORE(o->x + l, x);
+    STORE(o->v + l, v);
+    amplitudes(o, l, x, v, &sx, &sv);
   }
-  /* the same margin as modal_bounds_about() */
-  *reach = (1.0 + 1e-9) * sx;
-  *speed = (1.0 + 1e-9) * sv;
+  *reach = (1.0 + bounds_margin) * lanes_sum(&sx);
+  *speed = (1.0 + bounds_margin) * lanes_sum(&sv);
 }
 
 /* modal_correct() with the force of one step, then modal_predict() of the
- * next, in one pass; with the right pickup's velocity of that prediction
- * when with_r (a constant, so each caller gets its loop). */
-static DSP_INLINE void
-correct_predict(modal_object* o, const modal_coeffs* c, double force,
-                bool with_r, double* point_x, double* point_v, double* right_v)
-{
-  double* restrict x = o->x;
-  double* restrict v = o->v;
-  const double* restrict pr = o->pickup_r;
-  double sx = 0.0;
-  double sv = 0.0;
-  double sr = 0.0;
-#pragma omp simd reduction(+ : sx, sv, sr)
-  for (int l = 0; l < o->n; ++l) {
-    const double xc = x[l] + c->bx[l] * force;
-    const double vc = v[l] + c->bv[l] * force;
-    const double xn = c->a11[l] * xc + c->a12[l] * vc;
-    const double vn = c->a21[l] * xc + c->a22[l] * vc;
-    x[l] = xn;
-    v[l] = vn;
-    sx += xn;
-    sv += vn;
-    if (with_r)
-      sr += pr[l] * vn;
-  }
-  *point_x = sx;
-  *point_v = sv;
-  if (with_r)
-    *right_v = sr;
-}
-
+ * next, in one pass (the right pickup comes free, from the lanes). */
 DSP_VECTOR_CLONES void
 modal_correct_predict(modal_object* o, const modal_coeffs* c, double force,
                       double* point_x, double* point_v, double* right_v)
 {
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += MODAL_LANES) {
+    const modal_vec xc = LOAD(o->x + l) + LOAD(c->bx + l) * force;
+    const modal_vec vc = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    const modal_vec xn = LOAD(c->a11 + l) * xc + LOAD(c->a12 + l) * vc;
+    const modal_vec vn = LOAD(c->a21 + l) * xc + LOAD(c->a22 + l) * vc;
+    STORE(o->x + l, xn);
+    STORE(o->v + l, vn);
+    sx += xn;
+    sv += vn;
+  }
+  *point_x = lanes_sum(&sx);
+  double right;
+  lanes_pickups(o, &sv, point_v, &right);
   if (right_v)
-    correct_predict(o, c, force, true, point_x, point_v, right_v);
-  else
-    correct_predict(o, c, force, false, point_x, point_v, NULL);
+    *right_v = right;
 }
