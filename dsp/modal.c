@@ -194,25 +194,73 @@ lanes_pickups(const modal_object* o, const modal_vec* sv, double* left,
   *right = even + (1.0 - 2.0 * o->width) * odd;
 }
 
+/* Free ringing goes by chunks of modes held in registers over up to
+ * RING_FRAMES samples, each chunk adding its velocities into one vector per
+ * sample; the pickups are read off those sums' lanes at the end.  The
+ * arithmetic of each mode and sample is the same however the frames are
+ * split, so the output does not depend on the host's blocks. */
+enum { RING_FRAMES = 64 };
+
+static DSP_INLINE void
+ring_chunk(const modal_coeffs* c, double* x, double* v, int l, int pair,
+           int len, modal_vec* acc)
+{
+  const int k = MODAL_LANES;
+  const modal_vec a11 = LOAD(c->a11 + l), a12 = LOAD(c->a12 + l);
+  const modal_vec a21 = LOAD(c->a21 + l), a22 = LOAD(c->a22 + l);
+  modal_vec x0 = LOAD(x + l), v0 = LOAD(v + l);
+  if (pair) {
+    const modal_vec b11 = LOAD(c->a11 + l + k), b12 = LOAD(c->a12 + l + k);
+    const modal_vec b21 = LOAD(c->a21 + l + k), b22 = LOAD(c->a22 + l + k);
+    modal_vec x1 = LOAD(x + l + k), v1 = LOAD(v + l + k);
+    for (int t = 0; t < len; ++t) {
+      const modal_vec xn0 = a11 * x0 + a12 * v0;
+      const modal_vec vn0 = a21 * x0 + a22 * v0;
+      const modal_vec xn1 = b11 * x1 + b12 * v1;
+      const modal_vec vn1 = b21 * x1 + b22 * v1;
+      x0 = xn0;
+      v0 = vn0;
+      x1 = xn1;
+      v1 = vn1;
+      acc[t] += vn0 + vn1;
+    }
+    STORE(x + l + k, x1);
+    STORE(v + l + k, v1);
+  } else {
+    for (int t = 0; t < len; ++t) {
+      const modal_vec xn0 = a11 * x0 + a12 * v0;
+      const modal_vec vn0 = a21 * x0 + a22 * v0;
+      x0 = xn0;
+      v0 = vn0;
+      acc[t] += vn0;
+    }
+  }
+  STORE(x + l, x0);
+  STORE(v + l, v0);
+}
+
 DSP_VECTOR_CLONES void
 modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
            double scale)
 {
   const modal_coeffs* c = &o->audio;
   const int n = o->n;
-  for (int t = 0; t < frames; ++t) {
-    modal_vec sv = {0};
-    for (int l = 0; l < n; l += MODAL_LANES) {
-      const modal_vec x = LOAD(o->x + l), v = LOAD(o->v + l);
-      const modal_vec vn = LOAD(c->a21 + l) * x + LOAD(c->a22 + l) * v;
-      STORE(o->x + l, LOAD(c->a11 + l) * x + LOAD(c->a12 + l) * v);
-      STORE(o->v + l, vn);
-      sv += vn;
+  modal_vec acc[RING_FRAMES];
+  for (int t0 = 0; t0 < frames; t0 += RING_FRAMES) {
+    const int len = frames - t0 < RING_FRAMES ? frames - t0 : RING_FRAMES;
+    memset(acc, 0, sizeof(acc[0]) * (size_t)len);
+    for (int l = 0; l < n; l += 2 * MODAL_LANES) {
+      if (l + MODAL_LANES < n)
+        ring_chunk(c, o->x, o->v, l, 1, len, acc);
+      else
+        ring_chunk(c, o->x, o->v, l, 0, len, acc);
     }
-    double left, right;
-    lanes_pickups(o, &sv, &left, &right);
-    out_l[t] += (float)(scale * left);
-    out_r[t] += (float)(scale * right);
+    for (int t = 0; t < len; ++t) {
+      double left, right;
+      lanes_pickups(o, &acc[t], &left, &right);
+      out_l[t0 + t] += (float)(scale * left);
+      out_r[t0 + t] += (float)(scale * right);
+    }
   }
 }
 
