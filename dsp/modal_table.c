@@ -18,19 +18,19 @@
 #include <unistd.h>
 
 #if defined(__GNUC__)
-#define MT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #else
-#define MT_PRINTF(f, a)
+#define PRINTF_LIKE(f, a)
 #endif
 
 enum {
   /* a source name longer than this is shown by its tail, so that the
    * message keeps room for the line and what was wrong */
-  MT_SOURCE_SHOWN = 160,
+  SOURCE_SHOWN = 160,
   /* a bad field is quoted up to this many bytes */
-  MT_TOKEN_SHOWN = 32,
+  TOKEN_SHOWN = 32,
   /* fields looked at on a mode line: the four, and one more to report */
-  MT_FIELDS = 5,
+  FIELDS_SEEN = 5,
 };
 
 const char*
@@ -85,7 +85,7 @@ modal_table_init(modal_table* const table)
 /* The length of at most `max` bytes of the UTF-8 text s[0..n) that ends on
  * a character boundary. */
 static size_t
-mt_utf8_prefix(const char* const s, const size_t n, const size_t max)
+utf8_prefix(const char* const s, const size_t n, const size_t max)
 {
   if (n <= max)
     return n;
@@ -99,12 +99,12 @@ typedef struct {
   const char* source;
   modal_table_error* error;
   int line;
-} mt_parser;
+} parser;
 
 static void
-mt_report(const char* source, modal_table_error* const error,
-          const modal_table_status status, const int line,
-          const char* const fmt, va_list args)
+report(const char* source, modal_table_error* const error,
+       const modal_table_status status, const int line, const char* const fmt,
+       va_list args)
 {
   if (!error)
     return;
@@ -115,9 +115,9 @@ mt_report(const char* source, modal_table_error* const error,
   /* the tail of a long name: its end is the file's own name */
   size_t n = strlen(source);
   const char* dots = "";
-  if (n > MT_SOURCE_SHOWN) {
-    source += n - MT_SOURCE_SHOWN;
-    n = MT_SOURCE_SHOWN;
+  if (n > SOURCE_SHOWN) {
+    source += n - SOURCE_SHOWN;
+    n = SOURCE_SHOWN;
     while (n > 0 && ((unsigned char)*source & 0xC0) == 0x80) {
       ++source;
       --n;
@@ -137,24 +137,24 @@ mt_report(const char* source, modal_table_error* const error,
             args);
 }
 
-static modal_table_status MT_PRINTF(3, 4)
-    mt_fail(const mt_parser* const p, const modal_table_status status,
-            const char* const fmt, ...)
+static modal_table_status PRINTF_LIKE(3, 4)
+    fail(const parser* const p, const modal_table_status status,
+         const char* const fmt, ...)
 {
   va_list args;
   va_start(args, fmt);
-  mt_report(p->source, p->error, status, p->line, fmt, args);
+  report(p->source, p->error, status, p->line, fmt, args);
   va_end(args);
   return status;
 }
 
-static modal_table_status MT_PRINTF(4, 5)
-    mt_fail_file(const char* const path, modal_table_error* const error,
-                 const modal_table_status status, const char* const fmt, ...)
+static modal_table_status PRINTF_LIKE(4, 5)
+    fail_file(const char* const path, modal_table_error* const error,
+              const modal_table_status status, const char* const fmt, ...)
 {
   va_list args;
   va_start(args, fmt);
-  mt_report(path, error, status, 0, fmt, args);
+  report(path, error, status, 0, fmt, args);
   va_end(args);
   return status;
 }
@@ -164,7 +164,7 @@ static modal_table_status MT_PRINTF(4, 5)
 /* The length of the well-formed UTF-8 sequence at s[0..n) (RFC 3629: no
  * overlong forms, no surrogates, nothing above U+10FFFF), 0 if none. */
 static size_t
-mt_utf8_char(const unsigned char* const s, const size_t n)
+utf8_char(const unsigned char* const s, const size_t n)
 {
   const unsigned c = s[0];
   size_t len;
@@ -199,7 +199,7 @@ mt_utf8_char(const unsigned char* const s, const size_t n)
  * binary data (a WAV file picked by mistake) fails here, on its line,
  * before any of it is read as numbers. */
 static modal_table_status
-mt_check_text(mt_parser* const p, const char* const text, const size_t length)
+check_text(parser* const p, const char* const text, const size_t length)
 {
   const unsigned char* const s = (const unsigned char*)text;
   p->line = 1;
@@ -210,14 +210,14 @@ mt_check_text(mt_parser* const p, const char* const text, const size_t length)
       ++i;
     } else if (c < 0x20 || c == 0x7F) {
       if (c != '\t' && c != '\r')
-        return mt_fail(p, MODAL_TABLE_ERR_NOT_TEXT,
-                       "byte 0x%02X is not text (binary data?)", c);
+        return fail(p, MODAL_TABLE_ERR_NOT_TEXT,
+                    "byte 0x%02X is not text (binary data?)", c);
       ++i;
     } else {
-      const size_t len = mt_utf8_char(s + i, length - i);
+      const size_t len = utf8_char(s + i, length - i);
       if (!len)
-        return mt_fail(p, MODAL_TABLE_ERR_NOT_TEXT,
-                       "byte 0x%02X is not UTF-8 text", c);
+        return fail(p, MODAL_TABLE_ERR_NOT_TEXT,
+                    "byte 0x%02X is not UTF-8 text", c);
       i += len;
     }
   }
@@ -227,21 +227,21 @@ mt_check_text(mt_parser* const p, const char* const text, const size_t length)
 /* ---- numbers ---- */
 
 static bool
-mt_is_blank(const char c)
+is_blank(const char c)
 {
   return c == ' ' || c == '\t' || c == '\r';
 }
 
 static bool
-mt_is_digit(const char c)
+is_digit(const char c)
 {
   return c >= '0' && c <= '9';
 }
 
 static size_t
-mt_digits(const char* const s, size_t i, const size_t n)
+skip_digits(const char* const s, size_t i, const size_t n)
 {
-  while (i < n && mt_is_digit(s[i]))
+  while (i < n && is_digit(s[i]))
     ++i;
   return i;
 }
@@ -249,17 +249,17 @@ mt_digits(const char* const s, size_t i, const size_t n)
 /* [+-] (digits [. digits] | . digits) [(e|E) [+-] digits], all of s[0..n):
  * the grammar strtod accepts in the "C" locale less hex, nan and inf. */
 static bool
-mt_is_decimal(const char* const s, const size_t n)
+is_decimal(const char* const s, const size_t n)
 {
   size_t i = 0;
   if (i < n && (s[i] == '+' || s[i] == '-'))
     ++i;
   const size_t int_start = i;
-  i = mt_digits(s, i, n);
+  i = skip_digits(s, i, n);
   size_t mantissa = i - int_start;
   if (i < n && s[i] == '.') {
     const size_t frac_start = ++i;
-    i = mt_digits(s, i, n);
+    i = skip_digits(s, i, n);
     mantissa += i - frac_start;
   }
   if (!mantissa)
@@ -269,7 +269,7 @@ mt_is_decimal(const char* const s, const size_t n)
     if (i < n && (s[i] == '+' || s[i] == '-'))
       ++i;
     const size_t exp_start = i;
-    i = mt_digits(s, i, n);
+    i = skip_digits(s, i, n);
     if (i == exp_start)
       return false;
   }
@@ -279,7 +279,7 @@ mt_is_decimal(const char* const s, const size_t n)
 /* nan, inf or infinity in any case, signed or not: named apart from other
  * non-numbers, as they are the usual output of a failed computation. */
 static bool
-mt_is_nonfinite_word(const char* s, size_t n)
+is_nonfinite_word(const char* s, size_t n)
 {
   if (n && (*s == '+' || *s == '-')) {
     ++s;
@@ -302,21 +302,21 @@ mt_is_nonfinite_word(const char* s, size_t n)
 /* Read the field s[0..n) as a double; `what` names it in messages.  The
  * caller has made LC_NUMERIC "C" for this thread (modal_table_parse). */
 static modal_table_status
-mt_number(const mt_parser* const p, const char* const s, const size_t n,
-          const char* const what, double* const value)
+read_number(const parser* const p, const char* const s, const size_t n,
+            const char* const what, double* const value)
 {
-  const int shown = (int)mt_utf8_prefix(s, n, MT_TOKEN_SHOWN);
+  const int shown = (int)utf8_prefix(s, n, TOKEN_SHOWN);
   const char* const more = (size_t)shown < n ? "..." : "";
-  if (mt_is_nonfinite_word(s, n))
-    return mt_fail(p, MODAL_TABLE_ERR_NOT_FINITE, "%s '%.*s' is not finite",
-                   what, shown, s);
-  if (!mt_is_decimal(s, n))
-    return mt_fail(p, MODAL_TABLE_ERR_NOT_A_NUMBER,
-                   "%s '%.*s%s' is not a number", what, shown, s, more);
+  if (is_nonfinite_word(s, n))
+    return fail(p, MODAL_TABLE_ERR_NOT_FINITE, "%s '%.*s' is not finite", what,
+                shown, s);
+  if (!is_decimal(s, n))
+    return fail(p, MODAL_TABLE_ERR_NOT_A_NUMBER, "%s '%.*s%s' is not a number",
+                what, shown, s, more);
   if (n > MODAL_TABLE_NUMBER_MAX)
-    return mt_fail(p, MODAL_TABLE_ERR_NOT_A_NUMBER,
-                   "%s '%.*s%s' is longer than %d characters", what, shown, s,
-                   more, MODAL_TABLE_NUMBER_MAX);
+    return fail(p, MODAL_TABLE_ERR_NOT_A_NUMBER,
+                "%s '%.*s%s' is longer than %d characters", what, shown, s,
+                more, MODAL_TABLE_NUMBER_MAX);
   char buf[MODAL_TABLE_NUMBER_MAX + 1];
   memcpy(buf, s, n);
   buf[n] = '\0';
@@ -324,15 +324,15 @@ mt_number(const mt_parser* const p, const char* const s, const size_t n,
   char* end = NULL;
   const double v = strtod(buf, &end);
   if (end != buf + n) /* the grammar above is strtod's; never here */
-    return mt_fail(p, MODAL_TABLE_ERR_NOT_A_NUMBER, "%s '%.*s' is not a number",
-                   what, shown, s);
+    return fail(p, MODAL_TABLE_ERR_NOT_A_NUMBER, "%s '%.*s' is not a number",
+                what, shown, s);
   if (!isfinite(v))
-    return mt_fail(p, MODAL_TABLE_ERR_NOT_FINITE,
-                   "%s '%.*s' overflows a double", what, shown, s);
+    return fail(p, MODAL_TABLE_ERR_NOT_FINITE, "%s '%.*s' overflows a double",
+                what, shown, s);
   /* underflow: a denormal or a zero that was not written as one */
   if (errno == ERANGE || (v != 0.0 && fabs(v) < DBL_MIN))
-    return mt_fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
-                   "%s '%.*s' is too small for a double", what, shown, s);
+    return fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                "%s '%.*s' is too small for a double", what, shown, s);
   *value = v == 0.0 ? 0.0 : v; /* -0 reads as 0 */
   return MODAL_TABLE_SUCCESS;
 }
@@ -342,22 +342,22 @@ mt_number(const mt_parser* const p, const char* const s, const size_t n,
 typedef struct {
   const char* s;
   size_t n;
-} mt_span;
+} span;
 
-static mt_span
-mt_trim(mt_span t)
+static span
+trim(span t)
 {
-  while (t.n && mt_is_blank(*t.s)) {
+  while (t.n && is_blank(*t.s)) {
     ++t.s;
     --t.n;
   }
-  while (t.n && mt_is_blank(t.s[t.n - 1]))
+  while (t.n && is_blank(t.s[t.n - 1]))
     --t.n;
   return t;
 }
 
 static bool
-mt_starts(const mt_span t, const char* const key)
+starts_with(const span t, const char* const key)
 {
   const size_t len = strlen(key);
   return t.n >= len && !memcmp(t.s, key, len);
@@ -367,47 +367,47 @@ typedef struct {
   int name_line, root_line; /* where the headers were, 0 before */
   int fields_line;          /* the first mode line */
   int fields;               /* its field count, 3 or 4 */
-} mt_seen;
+} progress;
 
 /* A comment line `# key: value`; other comments are skipped. */
 static modal_table_status
-mt_header(const mt_parser* const p, mt_span body, mt_seen* const seen,
-          modal_table* const t)
+header_line(const parser* const p, span body, progress* const seen,
+            modal_table* const t)
 {
-  body = mt_trim(body);
-  if (mt_starts(body, "name:")) {
+  body = trim(body);
+  if (starts_with(body, "name:")) {
     if (seen->name_line)
-      return mt_fail(p, MODAL_TABLE_ERR_BAD_HEADER,
-                     "second name (the first is on line %d)", seen->name_line);
-    const mt_span v = mt_trim((mt_span){body.s + 5, body.n - 5});
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                  "second name (the first is on line %d)", seen->name_line);
+    const span v = trim((span){body.s + 5, body.n - 5});
     if (!v.n)
-      return mt_fail(p, MODAL_TABLE_ERR_BAD_HEADER, "empty name");
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER, "empty name");
     if (v.n >= MODAL_TABLE_NAME_SIZE)
-      return mt_fail(p, MODAL_TABLE_ERR_BAD_HEADER, "name longer than %d bytes",
-                     MODAL_TABLE_NAME_SIZE - 1);
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER, "name longer than %d bytes",
+                  MODAL_TABLE_NAME_SIZE - 1);
     for (size_t i = 0; i < v.n; ++i)
       if ((unsigned char)v.s[i] < 0x20)
-        return mt_fail(p, MODAL_TABLE_ERR_BAD_HEADER,
-                       "name has control byte 0x%02X (a tab?)",
-                       (unsigned char)v.s[i]);
+        return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                    "name has control byte 0x%02X (a tab?)",
+                    (unsigned char)v.s[i]);
     memcpy(t->name, v.s, v.n);
     t->name[v.n] = '\0';
     seen->name_line = p->line;
-  } else if (mt_starts(body, "root:")) {
+  } else if (starts_with(body, "root:")) {
     if (seen->root_line)
-      return mt_fail(p, MODAL_TABLE_ERR_BAD_HEADER,
-                     "second root (the first is on line %d)", seen->root_line);
-    const mt_span v = mt_trim((mt_span){body.s + 5, body.n - 5});
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                  "second root (the first is on line %d)", seen->root_line);
+    const span v = trim((span){body.s + 5, body.n - 5});
     if (!v.n)
-      return mt_fail(p, MODAL_TABLE_ERR_BAD_HEADER, "empty root");
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER, "empty root");
     double root = 0.0;
-    const modal_table_status st = mt_number(p, v.s, v.n, "root", &root);
+    const modal_table_status st = read_number(p, v.s, v.n, "root", &root);
     if (st)
       return st;
     if (!(root >= 0.0 && root <= MODAL_TABLE_MAX_ROOT))
-      return mt_fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
-                     "root %.*s is not a MIDI note (0 to 127)",
-                     (int)mt_utf8_prefix(v.s, v.n, MT_TOKEN_SHOWN), v.s);
+      return fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                  "root %.*s is not a MIDI note (0 to 127)",
+                  (int)utf8_prefix(v.s, v.n, TOKEN_SHOWN), v.s);
     t->root = root;
     seen->root_line = p->line;
   }
@@ -415,80 +415,81 @@ mt_header(const mt_parser* const p, mt_span body, mt_seen* const seen,
 }
 
 static modal_table_status
-mt_range(const mt_parser* const p, const mt_span f, const char* const what,
-         const double v, const double lo, const double hi,
-         const char* const unit)
+check_range(const parser* const p, const span f, const char* const what,
+            const double v, const double lo, const double hi,
+            const char* const unit)
 {
   if (v >= lo && v <= hi)
     return MODAL_TABLE_SUCCESS;
-  const int shown = (int)mt_utf8_prefix(f.s, f.n, MT_TOKEN_SHOWN);
-  return mt_fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
-                 "%s %.*s%s is out of range (%g to %g%s)", what, shown, f.s,
-                 unit, lo, hi, unit);
+  const int shown = (int)utf8_prefix(f.s, f.n, TOKEN_SHOWN);
+  return fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+              "%s %.*s%s is out of range (%g to %g%s)", what, shown, f.s, unit,
+              lo, hi, unit);
 }
 
-static const char* const mt_field_names[] = {"frequency", "decay", "gain",
-                                             "right_gain"};
+static const char* const field_names[] = {"frequency", "decay", "gain",
+                                          "right_gain"};
 
 /* A mode line (comment already cut off): frequency decay gain [right]. */
 static modal_table_status
-mt_mode(const mt_parser* const p, const mt_span body, mt_seen* const seen,
-        modal_table* const t)
+mode_line(const parser* const p, const span body, progress* const seen,
+          modal_table* const t)
 {
-  mt_span f[MT_FIELDS];
+  span f[FIELDS_SEEN];
   int nf = 0;
-  for (size_t i = 0; i < body.n && nf < MT_FIELDS;) {
-    while (i < body.n && mt_is_blank(body.s[i]))
+  for (size_t i = 0; i < body.n && nf < FIELDS_SEEN;) {
+    while (i < body.n && is_blank(body.s[i]))
       ++i;
     if (i == body.n)
       break;
     const size_t start = i;
-    while (i < body.n && !mt_is_blank(body.s[i]))
+    while (i < body.n && !is_blank(body.s[i]))
       ++i;
-    f[nf++] = (mt_span){body.s + start, i - start};
+    f[nf++] = (span){body.s + start, i - start};
   }
   if (t->count == MODAL_MAX_MODES)
-    return mt_fail(p, MODAL_TABLE_ERR_TOO_MANY_MODES, "more than %d modes",
-                   MODAL_MAX_MODES);
-  if (nf == MT_FIELDS)
-    return mt_fail(p, MODAL_TABLE_ERR_EXTRA_FIELD,
-                   "extra field '%.*s' (a mode is frequency decay gain "
-                   "[right_gain])",
-                   (int)mt_utf8_prefix(f[4].s, f[4].n, MT_TOKEN_SHOWN), f[4].s);
+    return fail(p, MODAL_TABLE_ERR_TOO_MANY_MODES, "more than %d modes",
+                MODAL_MAX_MODES);
+  if (nf == FIELDS_SEEN)
+    return fail(p, MODAL_TABLE_ERR_EXTRA_FIELD,
+                "extra field '%.*s' (a mode is frequency decay gain "
+                "[right_gain])",
+                (int)utf8_prefix(f[4].s, f[4].n, TOKEN_SHOWN), f[4].s);
 
   double v[4] = {0.0, 0.0, 0.0, 0.0};
   for (int k = 0; k < nf; ++k) {
     const modal_table_status st =
-        mt_number(p, f[k].s, f[k].n, mt_field_names[k], &v[k]);
+        read_number(p, f[k].s, f[k].n, field_names[k], &v[k]);
     if (st)
       return st;
   }
   if (nf < 3)
-    return mt_fail(p, MODAL_TABLE_ERR_MISSING_FIELD,
-                   "%s missing (a mode is frequency decay gain [right_gain])",
-                   mt_field_names[nf]);
+    return fail(p, MODAL_TABLE_ERR_MISSING_FIELD,
+                "%s missing (a mode is frequency decay gain [right_gain])",
+                field_names[nf]);
   /* all modes or none have a right_gain: a line that differs from the
    * first is more likely cut short or run on than meant */
   if (!seen->fields_line) {
     seen->fields_line = p->line;
     seen->fields = nf;
   } else if (nf != seen->fields)
-    return mt_fail(p,
-                   nf < seen->fields ? MODAL_TABLE_ERR_MISSING_FIELD
-                                     : MODAL_TABLE_ERR_EXTRA_FIELD,
-                   "%d fields where line %d has %d (right_gain on every mode "
-                   "or on none)",
-                   nf, seen->fields_line, seen->fields);
+    return fail(p,
+                nf < seen->fields ? MODAL_TABLE_ERR_MISSING_FIELD
+                                  : MODAL_TABLE_ERR_EXTRA_FIELD,
+                "%d fields where line %d has %d (right_gain on every mode "
+                "or on none)",
+                nf, seen->fields_line, seen->fields);
 
   modal_table_status st;
-  if ((st = mt_range(p, f[0], "frequency", v[0], MODAL_TABLE_MIN_FREQ,
-                     MODAL_TABLE_MAX_FREQ, " Hz")) ||
-      (st = mt_range(p, f[1], "decay", v[1], MODAL_TABLE_MIN_DECAY,
-                     MODAL_TABLE_MAX_DECAY, " s")) ||
-      (st = mt_range(p, f[2], "gain", v[2], 0.0, MODAL_TABLE_MAX_GAIN, "")) ||
+  if ((st = check_range(p, f[0], "frequency", v[0], MODAL_TABLE_MIN_FREQ,
+                        MODAL_TABLE_MAX_FREQ, " Hz")) ||
+      (st = check_range(p, f[1], "decay", v[1], MODAL_TABLE_MIN_DECAY,
+                        MODAL_TABLE_MAX_DECAY, " s")) ||
+      (st =
+           check_range(p, f[2], "gain", v[2], 0.0, MODAL_TABLE_MAX_GAIN, "")) ||
       (nf == 4 &&
-       (st = mt_range(p, f[3], "right_gain", v[3], -MODAL_TABLE_MAX_GAIN,
-                      MODAL_TABLE_MAX_GAIN, ""))))
+       (st = check_range(p, f[3], "right_gain", v[3], -MODAL_TABLE_MAX_GAIN,
+                         MODAL_TABLE_MAX_GAIN, ""))))
     return st;
 
   const int i = t->count++;
@@ -501,14 +502,14 @@ mt_mode(const mt_parser* const p, const mt_span body, mt_seen* const seen,
 }
 
 static modal_table_status
-mt_parse(mt_parser* const p, const char* text, size_t length,
-         modal_table* const t)
+parse_text(parser* const p, const char* text, size_t length,
+           modal_table* const t)
 {
   if (length > MODAL_TABLE_MAX_BYTES)
-    return mt_fail(p, MODAL_TABLE_ERR_TOO_LARGE,
-                   "%zu bytes, more than the %d a table may have", length,
-                   MODAL_TABLE_MAX_BYTES);
-  modal_table_status st = mt_check_text(p, text, length);
+    return fail(p, MODAL_TABLE_ERR_TOO_LARGE,
+                "%zu bytes, more than the %d a table may have", length,
+                MODAL_TABLE_MAX_BYTES);
+  modal_table_status st = check_text(p, text, length);
   if (st)
     return st;
   if (length >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
@@ -516,30 +517,29 @@ mt_parse(mt_parser* const p, const char* text, size_t length,
     length -= 3;
   }
 
-  mt_seen seen = {0, 0, 0, 0};
+  progress seen = {0, 0, 0, 0};
   p->line = 0;
   for (size_t pos = 0; pos < length;) {
     ++p->line;
     const char* const eol = memchr(text + pos, '\n', length - pos);
     const size_t end = eol ? (size_t)(eol - text) : length;
-    const mt_span line = mt_trim((mt_span){text + pos, end - pos});
+    const span line = trim((span){text + pos, end - pos});
     pos = end + 1;
 
     const char* const hash = memchr(line.s, '#', line.n);
     if (hash == line.s)
-      st = mt_header(p, (mt_span){line.s + 1, line.n - 1}, &seen, t);
+      st = header_line(p, (span){line.s + 1, line.n - 1}, &seen, t);
     else if (line.n)
-      st =
-          mt_mode(p, (mt_span){line.s, hash ? (size_t)(hash - line.s) : line.n},
-                  &seen, t);
+      st = mode_line(p, (span){line.s, hash ? (size_t)(hash - line.s) : line.n},
+                     &seen, t);
     if (st)
       return st;
   }
   if (!t->count) {
     p->line = 0;
-    return mt_fail(p, MODAL_TABLE_ERR_NO_MODES,
-                   "no modes (a mode is a line: frequency decay gain "
-                   "[right_gain])");
+    return fail(p, MODAL_TABLE_ERR_NO_MODES,
+                "no modes (a mode is a line: frequency decay gain "
+                "[right_gain])");
   }
   return MODAL_TABLE_SUCCESS;
 }
@@ -549,10 +549,10 @@ mt_parse(mt_parser* const p, const char* text, size_t length,
  * so a host's locale and other threads are left alone). */
 typedef struct {
   locale_t c, old;
-} mt_c_locale;
+} c_locale;
 
 static bool
-mt_c_locale_enter(mt_c_locale* const l)
+c_locale_enter(c_locale* const l)
 {
   l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
   if (l->c == (locale_t)0)
@@ -562,7 +562,7 @@ mt_c_locale_enter(mt_c_locale* const l)
 }
 
 static void
-mt_c_locale_leave(const mt_c_locale* const l)
+c_locale_leave(const c_locale* const l)
 {
   uselocale(l->old);
   freelocale(l->c);
@@ -573,20 +573,20 @@ modal_table_parse(const char* const text, const size_t length,
                   const char* const source, modal_table* const table,
                   modal_table_error* const error)
 {
-  mt_parser p = {source, error, 0};
+  parser p = {source, error, 0};
   if (error) {
     error->status = MODAL_TABLE_SUCCESS;
     error->line = 0;
     error->message[0] = '\0';
   }
-  mt_c_locale locale;
-  if (!mt_c_locale_enter(&locale))
-    return mt_fail(&p, MODAL_TABLE_ERR_NO_MEMORY, "no C locale");
+  c_locale locale;
+  if (!c_locale_enter(&locale))
+    return fail(&p, MODAL_TABLE_ERR_NO_MEMORY, "no C locale");
   /* parsed aside, so that a bad file leaves the caller's table as it was */
   modal_table t;
   modal_table_init(&t);
-  const modal_table_status st = mt_parse(&p, text, length, &t);
-  mt_c_locale_leave(&locale);
+  const modal_table_status st = parse_text(&p, text, length, &t);
+  c_locale_leave(&locale);
   if (!st)
     *table = t;
   return st;
@@ -595,13 +595,14 @@ modal_table_parse(const char* const text, const size_t length,
 /* ---- loader ---- */
 
 static modal_table_status
-mt_errno(const char* const path, modal_table_error* const error,
-         const modal_table_status status, const char* const what, const int err)
+fail_errno(const char* const path, modal_table_error* const error,
+           const modal_table_status status, const char* const what,
+           const int err)
 {
   char reason[128];
   if (strerror_r(err, reason, sizeof(reason)))
     snprintf(reason, sizeof(reason), "error %d", err);
-  return mt_fail_file(path, error, status, "%s: %s", what, reason);
+  return fail_file(path, error, status, "%s: %s", what, reason);
 }
 
 modal_table_status
@@ -617,32 +618,32 @@ modal_table_load(const char* const path, modal_table* const table,
    * below, like every other file that is not regular */
   const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
-    return mt_errno(path, error, MODAL_TABLE_ERR_OPEN, "cannot open", errno);
+    return fail_errno(path, error, MODAL_TABLE_ERR_OPEN, "cannot open", errno);
   struct stat st;
   if (fstat(fd, &st)) {
     const int err = errno;
     close(fd);
-    return mt_errno(path, error, MODAL_TABLE_ERR_OPEN, "cannot stat", err);
+    return fail_errno(path, error, MODAL_TABLE_ERR_OPEN, "cannot stat", err);
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return mt_fail_file(path, error, MODAL_TABLE_ERR_NOT_REGULAR, "%s",
-                        S_ISDIR(st.st_mode) ? "is a directory"
-                                            : "is not a regular file");
+    return fail_file(path, error, MODAL_TABLE_ERR_NOT_REGULAR, "%s",
+                     S_ISDIR(st.st_mode) ? "is a directory"
+                                         : "is not a regular file");
   }
   if (st.st_size > MODAL_TABLE_MAX_BYTES) {
     close(fd);
-    return mt_fail_file(path, error, MODAL_TABLE_ERR_TOO_LARGE,
-                        "%jd bytes, more than the %d a table may have",
-                        (intmax_t)st.st_size, MODAL_TABLE_MAX_BYTES);
+    return fail_file(path, error, MODAL_TABLE_ERR_TOO_LARGE,
+                     "%jd bytes, more than the %d a table may have",
+                     (intmax_t)st.st_size, MODAL_TABLE_MAX_BYTES);
   }
   /* one byte more than stat said, to see a file that grew meanwhile */
   const size_t size = (size_t)st.st_size;
   char* const buf = malloc(size + 1);
   if (!buf) {
     close(fd);
-    return mt_fail_file(path, error, MODAL_TABLE_ERR_NO_MEMORY,
-                        "no memory for %zu bytes", size + 1);
+    return fail_file(path, error, MODAL_TABLE_ERR_NO_MEMORY,
+                     "no memory for %zu bytes", size + 1);
   }
   size_t got = 0;
   while (got < size + 1) {
@@ -653,7 +654,7 @@ modal_table_load(const char* const path, modal_table* const table,
       const int err = errno;
       free(buf);
       close(fd);
-      return mt_errno(path, error, MODAL_TABLE_ERR_READ, "cannot read", err);
+      return fail_errno(path, error, MODAL_TABLE_ERR_READ, "cannot read", err);
     }
     if (r == 0)
       break;
@@ -662,9 +663,9 @@ modal_table_load(const char* const path, modal_table* const table,
   close(fd);
   modal_table_status status;
   if (got != size)
-    status = mt_fail_file(path, error, MODAL_TABLE_ERR_READ,
-                          "changed while it was read (%zu bytes, then %s%zu)",
-                          size, got > size ? "over " : "", got);
+    status = fail_file(path, error, MODAL_TABLE_ERR_READ,
+                       "changed while it was read (%zu bytes, then %s%zu)",
+                       size, got > size ? "over " : "", got);
   else
     status = modal_table_parse(buf, got, path, table, error);
   free(buf);
@@ -676,12 +677,12 @@ modal_table_load(const char* const path, modal_table* const table,
 modal_table_status
 modal_table_check(const modal_table* const t, modal_table_error* const error)
 {
-  const mt_parser p = {"table", error, 0};
+  const parser p = {"table", error, 0};
   if (t->count < 1)
-    return mt_fail(&p, MODAL_TABLE_ERR_NO_MODES, "no modes");
+    return fail(&p, MODAL_TABLE_ERR_NO_MODES, "no modes");
   if (t->count > MODAL_MAX_MODES)
-    return mt_fail(&p, MODAL_TABLE_ERR_TOO_MANY_MODES, "%d modes, more than %d",
-                   t->count, MODAL_MAX_MODES);
+    return fail(&p, MODAL_TABLE_ERR_TOO_MANY_MODES, "%d modes, more than %d",
+                t->count, MODAL_MAX_MODES);
   for (int i = 0; i < t->count; ++i) {
     const double lo[4] = {MODAL_TABLE_MIN_FREQ, MODAL_TABLE_MIN_DECAY, 0.0,
                           -MODAL_TABLE_MAX_GAIN};
@@ -690,46 +691,46 @@ modal_table_check(const modal_table* const t, modal_table_error* const error)
     const double v[4] = {t->freq[i], t->decay[i], t->gain[i], t->right_gain[i]};
     for (int k = 0; k < (t->has_right_gain ? 4 : 3); ++k) {
       if (!isfinite(v[k]))
-        return mt_fail(&p, MODAL_TABLE_ERR_NOT_FINITE,
-                       "mode %d: %s is not finite", i + 1, mt_field_names[k]);
+        return fail(&p, MODAL_TABLE_ERR_NOT_FINITE, "mode %d: %s is not finite",
+                    i + 1, field_names[k]);
       if (!(v[k] >= lo[k] && v[k] <= hi[k]) ||
           (v[k] != 0.0 && fabs(v[k]) < DBL_MIN))
-        return mt_fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE,
-                       "mode %d: %s %g is out of range (%g to %g)", i + 1,
-                       mt_field_names[k], v[k], lo[k], hi[k]);
+        return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                    "mode %d: %s %g is out of range (%g to %g)", i + 1,
+                    field_names[k], v[k], lo[k], hi[k]);
     }
   }
   if (t->root != MODAL_TABLE_NO_ROOT &&
       !(t->root >= 0.0 && t->root <= MODAL_TABLE_MAX_ROOT))
-    return mt_fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE,
-                   "root %g is not a MIDI note (0 to 127)", t->root);
+    return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                "root %g is not a MIDI note (0 to 127)", t->root);
   if (t->root != 0.0 && fabs(t->root) < DBL_MIN)
-    return mt_fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE, "root is denormal");
+    return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE, "root is denormal");
   /* the name must read back as written: one line of text, no blanks at
    * its ends (the parser trims them) */
   const size_t n = strnlen(t->name, MODAL_TABLE_NAME_SIZE);
   if (n == MODAL_TABLE_NAME_SIZE)
-    return mt_fail(&p, MODAL_TABLE_ERR_BAD_HEADER, "name not terminated");
+    return fail(&p, MODAL_TABLE_ERR_BAD_HEADER, "name not terminated");
   for (size_t i = 0; i < n;) {
     const unsigned char c = (unsigned char)t->name[i];
     size_t len = 0;
     if (c >= 0x20 && c != 0x7F)
-      len = mt_utf8_char((const unsigned char*)t->name + i, n - i);
+      len = utf8_char((const unsigned char*)t->name + i, n - i);
     if (!len)
-      return mt_fail(&p, MODAL_TABLE_ERR_BAD_HEADER,
-                     "name has byte 0x%02X, not one line of UTF-8 text", c);
+      return fail(&p, MODAL_TABLE_ERR_BAD_HEADER,
+                  "name has byte 0x%02X, not one line of UTF-8 text", c);
     i += len;
   }
-  if (n && (mt_is_blank(t->name[0]) || mt_is_blank(t->name[n - 1])))
-    return mt_fail(&p, MODAL_TABLE_ERR_BAD_HEADER,
-                   "name begins or ends with a blank");
+  if (n && (is_blank(t->name[0]) || is_blank(t->name[n - 1])))
+    return fail(&p, MODAL_TABLE_ERR_BAD_HEADER,
+                "name begins or ends with a blank");
   return MODAL_TABLE_SUCCESS;
 }
 
 /* The shortest of %.15g .. %.17g that reads back as v (%.17g always
  * does): tables stay readable and round-trip exactly. */
 static int
-mt_format(char* const out, const size_t size, const double v)
+format_number(char* const out, const size_t size, const double v)
 {
   int n = 0;
   for (int digits = 15; digits <= 17; ++digits) {
@@ -744,9 +745,9 @@ typedef struct {
   char* buf;
   size_t size, used;
   bool full;
-} mt_out;
+} text_out;
 
-static void MT_PRINTF(2, 3) mt_put(mt_out* const o, const char* const fmt, ...)
+static void PRINTF_LIKE(2, 3) put(text_out* const o, const char* const fmt, ...)
 {
   if (o->full)
     return;
@@ -771,30 +772,30 @@ modal_table_write(const modal_table* const t, char* const buffer,
   modal_table_status st = modal_table_check(t, NULL);
   if (st)
     return st;
-  mt_c_locale locale;
-  if (!mt_c_locale_enter(&locale))
+  c_locale locale;
+  if (!c_locale_enter(&locale))
     return MODAL_TABLE_ERR_NO_MEMORY;
-  mt_out o = {buffer, size, 0, size == 0};
+  text_out o = {buffer, size, 0, size == 0};
   char num[4][32];
   if (t->name[0])
-    mt_put(&o, "# name: %s\n", t->name);
+    put(&o, "# name: %s\n", t->name);
   if (t->root != MODAL_TABLE_NO_ROOT) {
-    mt_format(num[0], sizeof(num[0]), t->root);
-    mt_put(&o, "# root: %s\n", num[0]);
+    format_number(num[0], sizeof(num[0]), t->root);
+    put(&o, "# root: %s\n", num[0]);
   }
-  mt_put(&o, "# frequency_Hz decay_s gain%s\n",
-         t->has_right_gain ? " right_gain" : "");
+  put(&o, "# frequency_Hz decay_s gain%s\n",
+      t->has_right_gain ? " right_gain" : "");
   for (int i = 0; i < t->count; ++i) {
-    mt_format(num[0], sizeof(num[0]), t->freq[i]);
-    mt_format(num[1], sizeof(num[1]), t->decay[i]);
-    mt_format(num[2], sizeof(num[2]), t->gain[i]);
+    format_number(num[0], sizeof(num[0]), t->freq[i]);
+    format_number(num[1], sizeof(num[1]), t->decay[i]);
+    format_number(num[2], sizeof(num[2]), t->gain[i]);
     if (t->has_right_gain) {
-      mt_format(num[3], sizeof(num[3]), t->right_gain[i]);
-      mt_put(&o, "%s %s %s %s\n", num[0], num[1], num[2], num[3]);
+      format_number(num[3], sizeof(num[3]), t->right_gain[i]);
+      put(&o, "%s %s %s %s\n", num[0], num[1], num[2], num[3]);
     } else
-      mt_put(&o, "%s %s %s\n", num[0], num[1], num[2]);
+      put(&o, "%s %s %s\n", num[0], num[1], num[2]);
   }
-  mt_c_locale_leave(&locale);
+  c_locale_leave(&locale);
   if (o.full) {
     if (size)
       buffer[0] = '\0';

@@ -5,8 +5,8 @@
  *     # name: Church bell
  *     # root: 48
  *     # frequency_Hz  decay_s  gain  right_gain
- *     65.406  9.73  1.0   1.0
- *     130.81  4.87  0.5   0.5    # prime
+ *     65.406  19.47  1    1
+ *     130.81  9.733  0.5  0.5    # prime
  *
  * One mode per line: frequency in Hz, 1/e amplitude decay time t_e in
  * seconds (q = pi f t_e, [material] table 2), gain, and optionally

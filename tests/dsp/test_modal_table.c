@@ -277,6 +277,10 @@ bad_inputs(void)
                    MODAL_TABLE_ERR_NOT_TEXT, 1, "not UTF-8");
   expect_fail_text("overlong UTF-8", "# \xc0\xaf\n440 0.5 1\n",
                    MODAL_TABLE_ERR_NOT_TEXT, 1, "not UTF-8");
+  expect_fail_text("overlong 3-byte UTF-8", "440 0.5 1 # \xe0\x80\xaf\n",
+                   MODAL_TABLE_ERR_NOT_TEXT, 1, "not UTF-8");
+  expect_fail_text("UTF-8 above U+10FFFF", "# \xf4\x90\x80\x80\n440 0.5 1\n",
+                   MODAL_TABLE_ERR_NOT_TEXT, 1, "not UTF-8");
   expect_fail_text("UTF-8 surrogate", "440 0.5 1\n# \xed\xa0\x80\n",
                    MODAL_TABLE_ERR_NOT_TEXT, 2, "not UTF-8");
   expect_fail_text("UTF-8 cut at the end", "440 0.5 1\n# \xe2\x82",
@@ -338,6 +342,8 @@ bad_inputs(void)
                    MODAL_TABLE_ERR_OUT_OF_RANGE, 1, "gain 10001");
   expect_fail_text("right gain too negative", "440 0.5 1 -10001\n",
                    MODAL_TABLE_ERR_OUT_OF_RANGE, 1, "right_gain -10001");
+  expect_fail_text("underflow to zero", "440 0.5 1e-400\n",
+                   MODAL_TABLE_ERR_OUT_OF_RANGE, 1, "too small");
   expect_fail_text("underflow", "440 0.5 1e-320\n",
                    MODAL_TABLE_ERR_OUT_OF_RANGE, 1, "too small");
 
@@ -500,8 +506,8 @@ loader(void)
 /* ---- 4. locale ---- */
 
 /* A comma-decimal locale: an installed one, or de_DE built with localedef
- * into the temporary folder (Debian ships the sources in libc-bin's
- * locales data; the build has no root to install one). */
+ * (libc-bin) from its source (Debian's `locales`, in
+ * tools/debian-packages) into the temporary folder: no root needed. */
 static bool
 comma_locale(void)
 {
