@@ -408,6 +408,20 @@ bad_inputs(void)
   modal_table_parse("440 0.5 1\nabc 1 1\n", 18, "bell.modes", &t, &e);
   CHECK(!strcmp(e.message, "bell.modes:2: frequency 'abc' is not a number"),
         "message '%s'", e.message);
+  /* a long source is shown by its tail, cut on a UTF-8 boundary, so that
+   * the line and the fault still fit */
+  char source[602];
+  for (int i = 0; i < 295; ++i)
+    memcpy(source + 2 * i, "\xc3\xa9", 2); /* 'e' acute, 2 bytes */
+  /* 601 bytes: the 160-byte tail would begin inside a character */
+  strcpy(source + 590, "/bell.modes");
+  modal_table_parse("440 0.5 1\nabc 1 1\n", 18, source, &t, &e);
+  CHECK(
+      !strncmp(e.message, "...", 3) &&
+          ((unsigned char)e.message[3] & 0xC0) != 0x80 &&
+          strstr(e.message, "bell.modes:2: frequency 'abc' is not a number") &&
+          strlen(e.message) < 250,
+      "long source: message '%s'", e.message);
   /* no error struct: still refused */
   CHECK(modal_table_parse("x", 1, NULL, &t, NULL) ==
             MODAL_TABLE_ERR_NOT_A_NUMBER,
