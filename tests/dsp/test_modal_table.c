@@ -639,7 +639,7 @@ writer(void)
   round_trip("UTF-8 name", &t);
   /* too small: refused and empty, at every size short of the text */
   for (size_t size = 0; size <= len; ++size) {
-    char small[64];
+    static char small[MODAL_TABLE_TEXT_MAX];
     memset(small, 'x', sizeof(small));
     const modal_table_status st = modal_table_write(&t, small, size, NULL);
     if (st != MODAL_TABLE_ERR_NO_SPACE || (size && small[0])) {
