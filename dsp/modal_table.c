@@ -1,0 +1,807 @@
+/* SPDX-License-Identifier: ISC */
+/* Modal table files: parser, loader and writer (format in modal_table.h). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "modal_table.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+enum {
+  /* a source name longer than this is shown by its tail, so that the
+   * message keeps room for the line and what was wrong */
+  SOURCE_SHOWN = 160,
+  /* a bad field is quoted up to this many bytes */
+  TOKEN_SHOWN = 32,
+  /* fields looked at on a mode line: the four, and one more to report */
+  FIELDS_SEEN = 5,
+};
+
+const char*
+modal_table_strerror(const modal_table_status status)
+{
+  switch (status) {
+  case MODAL_TABLE_SUCCESS:
+    return "success";
+  case MODAL_TABLE_ERR_OPEN:
+    return "cannot open";
+  case MODAL_TABLE_ERR_NOT_REGULAR:
+    return "not a regular file";
+  case MODAL_TABLE_ERR_TOO_LARGE:
+    return "file too large";
+  case MODAL_TABLE_ERR_READ:
+    return "read error";
+  case MODAL_TABLE_ERR_NO_MEMORY:
+    return "out of memory";
+  case MODAL_TABLE_ERR_NOT_TEXT:
+    return "not text";
+  case MODAL_TABLE_ERR_NO_MODES:
+    return "no modes";
+  case MODAL_TABLE_ERR_TOO_MANY_MODES:
+    return "too many modes";
+  case MODAL_TABLE_ERR_MISSING_FIELD:
+    return "missing field";
+  case MODAL_TABLE_ERR_EXTRA_FIELD:
+    return "extra field";
+  case MODAL_TABLE_ERR_NOT_A_NUMBER:
+    return "not a number";
+  case MODAL_TABLE_ERR_NOT_FINITE:
+    return "not finite";
+  case MODAL_TABLE_ERR_OUT_OF_RANGE:
+    return "out of range";
+  case MODAL_TABLE_ERR_BAD_HEADER:
+    return "bad header";
+  case MODAL_TABLE_ERR_NO_SPACE:
+    return "buffer too small";
+  }
+  return "unknown status";
+}
+
+void
+modal_table_init(modal_table* const table)
+{
+  memset(table, 0, sizeof(*table));
+  table->root = MODAL_TABLE_NO_ROOT;
+}
+
+/* ---- error reports ---- */
+
+/* The length of at most `max` bytes of the UTF-8 text s[0..n) that ends on
+ * a character boundary. */
+static size_t
+utf8_prefix(const char* const s, const size_t n, const size_t max)
+{
+  if (n <= max)
+    return n;
+  size_t k = max;
+  while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+    --k;
+  return k;
+}
+
+typedef struct {
+  const char* source;
+  modal_table_error* error;
+  int line;
+} parser;
+
+static void
+report(const char* source, modal_table_error* const error,
+       const modal_table_status status, const int line, const char* const fmt,
+       va_list args)
+{
+  if (!error)
+    return;
+  error->status = status;
+  error->line = line;
+  if (!source)
+    source = "<text>";
+  /* the tail of a long name: its end is the file's own name */
+  size_t n = strlen(source);
+  const char* dots = "";
+  if (n > SOURCE_SHOWN) {
+    source += n - SOURCE_SHOWN;
+    n = SOURCE_SHOWN;
+    while (n > 0 && ((unsigned char)*source & 0xC0) == 0x80) {
+      ++source;
+      --n;
+    }
+    dots = "...";
+  }
+  int used;
+  if (line > 0)
+    used = snprintf(error->message, sizeof(error->message), "%s%s:%d: ", dots,
+                    source, line);
+  else
+    used = snprintf(error->message, sizeof(error->message), "%s%s: ", dots,
+                    source);
+  if (used < 0 || (size_t)used >= sizeof(error->message))
+    return;
+  vsnprintf(error->message + used, sizeof(error->message) - (size_t)used, fmt,
+            args);
+}
+
+static modal_table_status PRINTF_LIKE(3, 4)
+    fail(const parser* const p, const modal_table_status status,
+         const char* const fmt, ...)
+{
+  va_list args;
+  va_start(args, fmt);
+  report(p->source, p->error, status, p->line, fmt, args);
+  va_end(args);
+  return status;
+}
+
+static modal_table_status PRINTF_LIKE(4, 5)
+    fail_file(const char* const path, modal_table_error* const error,
+              const modal_table_status status, const char* const fmt, ...)
+{
+  va_list args;
+  va_start(args, fmt);
+  report(path, error, status, 0, fmt, args);
+  va_end(args);
+  return status;
+}
+
+/* ---- text check ---- */
+
+/* The length of the well-formed UTF-8 sequence at s[0..n) (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), 0 if none. */
+static size_t
+utf8_char(const unsigned char* const s, const size_t n)
+{
+  const unsigned c = s[0];
+  size_t len;
+  unsigned lo = 0x80, hi = 0xBF; /* the second byte's range */
+  if (c < 0x80)
+    return 1;
+  if (c >= 0xC2 && c <= 0xDF)
+    len = 2;
+  else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0)
+      lo = 0xA0; /* overlong */
+    else if (c == 0xED)
+      hi = 0x9F; /* surrogates */
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0)
+      lo = 0x90; /* overlong */
+    else if (c == 0xF4)
+      hi = 0x8F; /* above U+10FFFF */
+  } else
+    return 0;
+  if (n < len || s[1] < lo || s[1] > hi)
+    return 0;
+  for (size_t i = 2; i < len; ++i)
+    if (s[i] < 0x80 || s[i] > 0xBF)
+      return 0;
+  return len;
+}
+
+/* Text is UTF-8 without NUL or control bytes other than tab, LF and CR:
+ * binary data (a WAV file picked by mistake) fails here, on its line,
+ * before any of it is read as numbers. */
+static modal_table_status
+check_text(parser* const p, const char* const text, const size_t length)
+{
+  const unsigned char* const s = (const unsigned char*)text;
+  p->line = 1;
+  for (size_t i = 0; i < length;) {
+    const unsigned c = s[i];
+    if (c == '\n') {
+      ++p->line;
+      ++i;
+    } else if (c < 0x20 || c == 0x7F) {
+      if (c != '\t' && c != '\r')
+        return fail(p, MODAL_TABLE_ERR_NOT_TEXT,
+                    "byte 0x%02X is not text (binary data?)", c);
+      ++i;
+    } else {
+      const size_t len = utf8_char(s + i, length - i);
+      if (!len)
+        return fail(p, MODAL_TABLE_ERR_NOT_TEXT,
+                    "byte 0x%02X is not UTF-8 text", c);
+      i += len;
+    }
+  }
+  return MODAL_TABLE_SUCCESS;
+}
+
+/* ---- numbers ---- */
+
+static bool
+is_blank(const char c)
+{
+  return c == ' ' || c == '\t' || c == '\r';
+}
+
+static bool
+is_digit(const char c)
+{
+  return c >= '0' && c <= '9';
+}
+
+static size_t
+skip_digits(const char* const s, size_t i, const size_t n)
+{
+  while (i < n && is_digit(s[i]))
+    ++i;
+  return i;
+}
+
+/* [+-] (digits [. digits] | . digits) [(e|E) [+-] digits], all of s[0..n):
+ * the grammar strtod accepts in the "C" locale less hex, nan and inf. */
+static bool
+is_decimal(const char* const s, const size_t n)
+{
+  size_t i = 0;
+  if (i < n && (s[i] == '+' || s[i] == '-'))
+    ++i;
+  const size_t int_start = i;
+  i = skip_digits(s, i, n);
+  size_t mantissa = i - int_start;
+  if (i < n && s[i] == '.') {
+    const size_t frac_start = ++i;
+    i = skip_digits(s, i, n);
+    mantissa += i - frac_start;
+  }
+  if (!mantissa)
+    return false;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+      ++i;
+    const size_t exp_start = i;
+    i = skip_digits(s, i, n);
+    if (i == exp_start)
+      return false;
+  }
+  return i == n;
+}
+
+/* nan, inf or infinity in any case, signed or not: named apart from other
+ * non-numbers, as they are the usual output of a failed computation. */
+static bool
+is_nonfinite_word(const char* s, size_t n)
+{
+  if (n && (*s == '+' || *s == '-')) {
+    ++s;
+    --n;
+  }
+  static const char* const words[] = {"nan", "inf", "infinity"};
+  for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) {
+    const size_t len = strlen(words[w]);
+    if (n != len)
+      continue;
+    size_t i = 0;
+    while (i < n && (s[i] | 0x20) == words[w][i])
+      ++i;
+    if (i == n)
+      return true;
+  }
+  return false;
+}
+
+/* Read the field s[0..n) as a double; `what` names it in messages.  The
+ * caller has made LC_NUMERIC "C" for this thread (modal_table_parse). */
+static modal_table_status
+read_number(const parser* const p, const char* const s, const size_t n,
+            const char* const what, double* const value)
+{
+  const int shown = (int)utf8_prefix(s, n, TOKEN_SHOWN);
+  const char* const more = (size_t)shown < n ? "..." : "";
+  if (is_nonfinite_word(s, n))
+    return fail(p, MODAL_TABLE_ERR_NOT_FINITE, "%s '%.*s' is not finite", what,
+                shown, s);
+  if (!is_decimal(s, n))
+    return fail(p, MODAL_TABLE_ERR_NOT_A_NUMBER, "%s '%.*s%s' is not a number",
+                what, shown, s, more);
+  if (n > MODAL_TABLE_NUMBER_MAX)
+    return fail(p, MODAL_TABLE_ERR_NOT_A_NUMBER,
+                "%s '%.*s%s' is longer than %d characters", what, shown, s,
+                more, MODAL_TABLE_NUMBER_MAX);
+  char buf[MODAL_TABLE_NUMBER_MAX + 1];
+  memcpy(buf, s, n);
+  buf[n] = '\0';
+  errno = 0;
+  char* end = NULL;
+  const double v = strtod(buf, &end);
+  if (end != buf + n) /* the grammar above is strtod's; never here */
+    return fail(p, MODAL_TABLE_ERR_NOT_A_NUMBER, "%s '%.*s' is not a number",
+                what, shown, s);
+  if (!isfinite(v))
+    return fail(p, MODAL_TABLE_ERR_NOT_FINITE, "%s '%.*s' overflows a double",
+                what, shown, s);
+  /* underflow: a denormal or a zero that was not written as one */
+  if (errno == ERANGE || (v != 0.0 && fabs(v) < DBL_MIN))
+    return fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                "%s '%.*s' is too small for a double", what, shown, s);
+  *value = v == 0.0 ? 0.0 : v; /* -0 reads as 0 */
+  return MODAL_TABLE_SUCCESS;
+}
+
+/* ---- lines ---- */
+
+typedef struct {
+  const char* s;
+  size_t n;
+} span;
+
+static span
+trim(span t)
+{
+  while (t.n && is_blank(*t.s)) {
+    ++t.s;
+    --t.n;
+  }
+  while (t.n && is_blank(t.s[t.n - 1]))
+    --t.n;
+  return t;
+}
+
+static bool
+starts_with(const span t, const char* const key)
+{
+  const size_t len = strlen(key);
+  return t.n >= len && !memcmp(t.s, key, len);
+}
+
+typedef struct {
+  int name_line, root_line; /* where the headers were, 0 before */
+  int fields_line;          /* the first mode line */
+  int fields;               /* its field count, 3 or 4 */
+} progress;
+
+/* A comment line `# key: value`; other comments are skipped. */
+static modal_table_status
+header_line(const parser* const p, span body, progress* const seen,
+            modal_table* const t)
+{
+  body = trim(body);
+  if (starts_with(body, "name:")) {
+    if (seen->name_line)
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                  "second name (the first is on line %d)", seen->name_line);
+    const span v = trim((span){body.s + 5, body.n - 5});
+    if (!v.n)
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER, "empty name");
+    if (v.n >= MODAL_TABLE_NAME_SIZE)
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER, "name longer than %d bytes",
+                  MODAL_TABLE_NAME_SIZE - 1);
+    for (size_t i = 0; i < v.n; ++i)
+      if ((unsigned char)v.s[i] < 0x20)
+        return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                    "name has control byte 0x%02X (a tab?)",
+                    (unsigned char)v.s[i]);
+    memcpy(t->name, v.s, v.n);
+    t->name[v.n] = '\0';
+    seen->name_line = p->line;
+  } else if (starts_with(body, "root:")) {
+    if (seen->root_line)
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                  "second root (the first is on line %d)", seen->root_line);
+    const span v = trim((span){body.s + 5, body.n - 5});
+    if (!v.n)
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER, "empty root");
+    double root = 0.0;
+    const modal_table_status st = read_number(p, v.s, v.n, "root", &root);
+    if (st)
+      return st;
+    if (!(root >= 0.0 && root <= MODAL_TABLE_MAX_ROOT))
+      return fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                  "root %.*s is not a MIDI note (0 to 127)",
+                  (int)utf8_prefix(v.s, v.n, TOKEN_SHOWN), v.s);
+    t->root = root;
+    seen->root_line = p->line;
+  }
+  return MODAL_TABLE_SUCCESS;
+}
+
+static modal_table_status
+check_range(const parser* const p, const span f, const char* const what,
+            const double v, const double lo, const double hi,
+            const char* const unit)
+{
+  if (v >= lo && v <= hi)
+    return MODAL_TABLE_SUCCESS;
+  const int shown = (int)utf8_prefix(f.s, f.n, TOKEN_SHOWN);
+  return fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+              "%s %.*s%s is out of range (%g to %g%s)", what, shown, f.s, unit,
+              lo, hi, unit);
+}
+
+static const char* const field_names[] = {"frequency", "decay", "gain",
+                                          "right_gain"};
+
+/* A mode line (comment already cut off): frequency decay gain [right]. */
+static modal_table_status
+mode_line(const parser* const p, const span body, progress* const seen,
+          modal_table* const t)
+{
+  span f[FIELDS_SEEN];
+  int nf = 0;
+  for (size_t i = 0; i < body.n && nf < FIELDS_SEEN;) {
+    while (i < body.n && is_blank(body.s[i]))
+      ++i;
+    if (i == body.n)
+      break;
+    const size_t start = i;
+    while (i < body.n && !is_blank(body.s[i]))
+      ++i;
+    f[nf++] = (span){body.s + start, i - start};
+  }
+  if (t->count == MODAL_MAX_MODES)
+    return fail(p, MODAL_TABLE_ERR_TOO_MANY_MODES, "more than %d modes",
+                MODAL_MAX_MODES);
+  if (nf == FIELDS_SEEN)
+    return fail(p, MODAL_TABLE_ERR_EXTRA_FIELD,
+                "extra field '%.*s' (a mode is frequency decay gain "
+                "[right_gain])",
+                (int)utf8_prefix(f[4].s, f[4].n, TOKEN_SHOWN), f[4].s);
+
+  double v[4] = {0.0, 0.0, 0.0, 0.0};
+  for (int k = 0; k < nf; ++k) {
+    const modal_table_status st =
+        read_number(p, f[k].s, f[k].n, field_names[k], &v[k]);
+    if (st)
+      return st;
+  }
+  if (nf < 3)
+    return fail(p, MODAL_TABLE_ERR_MISSING_FIELD,
+                "%s missing (a mode is frequency decay gain [right_gain])",
+                field_names[nf]);
+  /* all modes or none have a right_gain: a line that differs from the
+   * first is more likely cut short or run on than meant */
+  if (!seen->fields_line) {
+    seen->fields_line = p->line;
+    seen->fields = nf;
+  } else if (nf != seen->fields)
+    return fail(p,
+                nf < seen->fields ? MODAL_TABLE_ERR_MISSING_FIELD
+                                  : MODAL_TABLE_ERR_EXTRA_FIELD,
+                "%d fields where line %d has %d (right_gain on every mode "
+                "or on none)",
+                nf, seen->fields_line, seen->fields);
+
+  modal_table_status st;
+  if ((st = check_range(p, f[0], "frequency", v[0], MODAL_TABLE_MIN_FREQ,
+                        MODAL_TABLE_MAX_FREQ, " Hz")) ||
+      (st = check_range(p, f[1], "decay", v[1], MODAL_TABLE_MIN_DECAY,
+                        MODAL_TABLE_MAX_DECAY, " s")) ||
+      (st =
+           check_range(p, f[2], "gain", v[2], 0.0, MODAL_TABLE_MAX_GAIN, "")) ||
+      (nf == 4 &&
+       (st = check_range(p, f[3], "right_gain", v[3], -MODAL_TABLE_MAX_GAIN,
+                         MODAL_TABLE_MAX_GAIN, ""))))
+    return st;
+
+  const int i = t->count++;
+  t->freq[i] = v[0];
+  t->decay[i] = v[1];
+  t->gain[i] = v[2];
+  t->right_gain[i] = v[3];
+  t->has_right_gain = nf == 4;
+  return MODAL_TABLE_SUCCESS;
+}
+
+static modal_table_status
+parse_text(parser* const p, const char* text, size_t length,
+           modal_table* const t)
+{
+  if (length > MODAL_TABLE_MAX_BYTES)
+    return fail(p, MODAL_TABLE_ERR_TOO_LARGE,
+                "%zu bytes, more than the %d a table may have", length,
+                MODAL_TABLE_MAX_BYTES);
+  modal_table_status st = check_text(p, text, length);
+  if (st)
+    return st;
+  if (length >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+    text += 3;
+    length -= 3;
+  }
+
+  progress seen = {0, 0, 0, 0};
+  p->line = 0;
+  for (size_t pos = 0; pos < length;) {
+    ++p->line;
+    const char* const eol = memchr(text + pos, '\n', length - pos);
+    const size_t end = eol ? (size_t)(eol - text) : length;
+    const span line = trim((span){text + pos, end - pos});
+    pos = end + 1;
+
+    const char* const hash = memchr(line.s, '#', line.n);
+    if (hash == line.s)
+      st = header_line(p, (span){line.s + 1, line.n - 1}, &seen, t);
+    else if (line.n)
+      st = mode_line(p, (span){line.s, hash ? (size_t)(hash - line.s) : line.n},
+                     &seen, t);
+    if (st)
+      return st;
+  }
+  if (!t->count) {
+    p->line = 0;
+    return fail(p, MODAL_TABLE_ERR_NO_MODES,
+                "no modes (a mode is a line: frequency decay gain "
+                "[right_gain])");
+  }
+  return MODAL_TABLE_SUCCESS;
+}
+
+/* strtod and snprintf read the decimal point from LC_NUMERIC; this
+ * thread's locale is "C" between the two calls (uselocale is per thread,
+ * so a host's locale and other threads are left alone). */
+typedef struct {
+  locale_t c, old;
+} c_locale;
+
+static bool
+c_locale_enter(c_locale* const l)
+{
+  l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+  if (l->c == (locale_t)0)
+    return false;
+  l->old = uselocale(l->c);
+  return true;
+}
+
+static void
+c_locale_leave(const c_locale* const l)
+{
+  uselocale(l->old);
+  freelocale(l->c);
+}
+
+modal_table_status
+modal_table_parse(const char* const text, const size_t length,
+                  const char* const source, modal_table* const table,
+                  modal_table_error* const error)
+{
+  parser p = {source, error, 0};
+  if (error) {
+    error->status = MODAL_TABLE_SUCCESS;
+    error->line = 0;
+    error->message[0] = '\0';
+  }
+  c_locale locale;
+  if (!c_locale_enter(&locale))
+    return fail(&p, MODAL_TABLE_ERR_NO_MEMORY, "no C locale");
+  /* parsed aside, so that a bad file leaves the caller's table as it was */
+  modal_table t;
+  modal_table_init(&t);
+  const modal_table_status st = parse_text(&p, text, length, &t);
+  c_locale_leave(&locale);
+  if (!st)
+    *table = t;
+  return st;
+}
+
+/* ---- loader ---- */
+
+static modal_table_status
+fail_errno(const char* const path, modal_table_error* const error,
+           const modal_table_status status, const char* const what,
+           const int err)
+{
+  char reason[128];
+  if (strerror_r(err, reason, sizeof(reason)))
+    snprintf(reason, sizeof(reason), "error %d", err);
+  return fail_file(path, error, status, "%s: %s", what, reason);
+}
+
+modal_table_status
+modal_table_load(const char* const path, modal_table* const table,
+                 modal_table_error* const error)
+{
+  if (error) {
+    error->status = MODAL_TABLE_SUCCESS;
+    error->line = 0;
+    error->message[0] = '\0';
+  }
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
+   * below, like every other file that is not regular */
+  const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return fail_errno(path, error, MODAL_TABLE_ERR_OPEN, "cannot open", errno);
+  struct stat st;
+  if (fstat(fd, &st)) {
+    const int err = errno;
+    close(fd);
+    return fail_errno(path, error, MODAL_TABLE_ERR_OPEN, "cannot stat", err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return fail_file(path, error, MODAL_TABLE_ERR_NOT_REGULAR, "%s",
+                     S_ISDIR(st.st_mode) ? "is a directory"
+                                         : "is not a regular file");
+  }
+  if (st.st_size > MODAL_TABLE_MAX_BYTES) {
+    close(fd);
+    return fail_file(path, error, MODAL_TABLE_ERR_TOO_LARGE,
+                     "%jd bytes, more than the %d a table may have",
+                     (intmax_t)st.st_size, MODAL_TABLE_MAX_BYTES);
+  }
+  /* one byte more than stat said, to see a file that grew meanwhile */
+  const size_t size = (size_t)st.st_size;
+  char* const buf = malloc(size + 1);
+  if (!buf) {
+    close(fd);
+    return fail_file(path, error, MODAL_TABLE_ERR_NO_MEMORY,
+                     "no memory for %zu bytes", size + 1);
+  }
+  size_t got = 0;
+  while (got < size + 1) {
+    const ssize_t r = read(fd, buf + got, size + 1 - got);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      const int err = errno;
+      free(buf);
+      close(fd);
+      return fail_errno(path, error, MODAL_TABLE_ERR_READ, "cannot read", err);
+    }
+    if (r == 0)
+      break;
+    got += (size_t)r;
+  }
+  close(fd);
+  modal_table_status status;
+  if (got != size)
+    status = fail_file(path, error, MODAL_TABLE_ERR_READ,
+                       "changed while it was read (%zu bytes, then %s%zu)",
+                       size, got > size ? "over " : "", got);
+  else
+    status = modal_table_parse(buf, got, path, table, error);
+  free(buf);
+  return status;
+}
+
+/* ---- check and writer ---- */
+
+modal_table_status
+modal_table_check(const modal_table* const t, modal_table_error* const error)
+{
+  const parser p = {"table", error, 0};
+  if (t->count < 1)
+    return fail(&p, MODAL_TABLE_ERR_NO_MODES, "no modes");
+  if (t->count > MODAL_MAX_MODES)
+    return fail(&p, MODAL_TABLE_ERR_TOO_MANY_MODES, "%d modes, more than %d",
+                t->count, MODAL_MAX_MODES);
+  for (int i = 0; i < t->count; ++i) {
+    const double lo[4] = {MODAL_TABLE_MIN_FREQ, MODAL_TABLE_MIN_DECAY, 0.0,
+                          -MODAL_TABLE_MAX_GAIN};
+    const double hi[4] = {MODAL_TABLE_MAX_FREQ, MODAL_TABLE_MAX_DECAY,
+                          MODAL_TABLE_MAX_GAIN, MODAL_TABLE_MAX_GAIN};
+    const double v[4] = {t->freq[i], t->decay[i], t->gain[i], t->right_gain[i]};
+    for (int k = 0; k < (t->has_right_gain ? 4 : 3); ++k) {
+      if (!isfinite(v[k]))
+        return fail(&p, MODAL_TABLE_ERR_NOT_FINITE, "mode %d: %s is not finite",
+                    i + 1, field_names[k]);
+      if (!(v[k] >= lo[k] && v[k] <= hi[k]) ||
+          (v[k] != 0.0 && fabs(v[k]) < DBL_MIN))
+        return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                    "mode %d: %s %g is out of range (%g to %g)", i + 1,
+                    field_names[k], v[k], lo[k], hi[k]);
+    }
+  }
+  if (t->root != MODAL_TABLE_NO_ROOT &&
+      !(t->root >= 0.0 && t->root <= MODAL_TABLE_MAX_ROOT))
+    return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                "root %g is not a MIDI note (0 to 127)", t->root);
+  if (t->root != 0.0 && fabs(t->root) < DBL_MIN)
+    return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE, "root is denormal");
+  /* the name must read back as written: one line of text, no blanks at
+   * its ends (the parser trims them) */
+  const size_t n = strnlen(t->name, MODAL_TABLE_NAME_SIZE);
+  if (n == MODAL_TABLE_NAME_SIZE)
+    return fail(&p, MODAL_TABLE_ERR_BAD_HEADER, "name not terminated");
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = (unsigned char)t->name[i];
+    size_t len = 0;
+    if (c >= 0x20 && c != 0x7F)
+      len = utf8_char((const unsigned char*)t->name + i, n - i);
+    if (!len)
+      return fail(&p, MODAL_TABLE_ERR_BAD_HEADER,
+                  "name has byte 0x%02X, not one line of UTF-8 text", c);
+    i += len;
+  }
+  if (n && (is_blank(t->name[0]) || is_blank(t->name[n - 1])))
+    return fail(&p, MODAL_TABLE_ERR_BAD_HEADER,
+                "name begins or ends with a blank");
+  return MODAL_TABLE_SUCCESS;
+}
+
+/* The shortest of %.15g .. %.17g that reads back as v (%.17g always
+ * does): tables stay readable and round-trip exactly. */
+static int
+format_number(char* const out, const size_t size, const double v)
+{
+  int n = 0;
+  for (int digits = 15; digits <= 17; ++digits) {
+    n = snprintf(out, size, "%.*g", digits, v);
+    if (strtod(out, NULL) == v)
+      break;
+  }
+  return n;
+}
+
+typedef struct {
+  char* buf;
+  size_t size, used;
+  bool full;
+} text_out;
+
+static void PRINTF_LIKE(2, 3) put(text_out* const o, const char* const fmt, ...)
+{
+  if (o->full)
+    return;
+  va_list args;
+  va_start(args, fmt);
+  const int n = vsnprintf(o->buf + o->used, o->size - o->used, fmt, args);
+  va_end(args);
+  if (n < 0 || (size_t)n >= o->size - o->used)
+    o->full = true;
+  else
+    o->used += (size_t)n;
+}
+
+modal_table_status
+modal_table_write(const modal_table* const t, char* const buffer,
+                  const size_t size, size_t* const length)
+{
+  if (length)
+    *length = 0;
+  if (size)
+    buffer[0] = '\0';
+  modal_table_status st = modal_table_check(t, NULL);
+  if (st)
+    return st;
+  c_locale locale;
+  if (!c_locale_enter(&locale))
+    return MODAL_TABLE_ERR_NO_MEMORY;
+  text_out o = {buffer, size, 0, size == 0};
+  char num[4][32];
+  if (t->name[0])
+    put(&o, "# name: %s\n", t->name);
+  if (t->root != MODAL_TABLE_NO_ROOT) {
+    format_number(num[0], sizeof(num[0]), t->root);
+    put(&o, "# root: %s\n", num[0]);
+  }
+  put(&o, "# frequency_Hz decay_s gain%s\n",
+      t->has_right_gain ? " right_gain" : "");
+  for (int i = 0; i < t->count; ++i) {
+    format_number(num[0], sizeof(num[0]), t->freq[i]);
+    format_number(num[1], sizeof(num[1]), t->decay[i]);
+    format_number(num[2], sizeof(num[2]), t->gain[i]);
+    if (t->has_right_gain) {
+      format_number(num[3], sizeof(num[3]), t->right_gain[i]);
+      put(&o, "%s %s %s %s\n", num[0], num[1], num[2], num[3]);
+    } else
+      put(&o, "%s %s %s\n", num[0], num[1], num[2]);
+  }
+  c_locale_leave(&locale);
+  if (o.full) {
+    if (size)
+      buffer[0] = '\0';
+    return MODAL_TABLE_ERR_NO_SPACE;
+  }
+  if (length)
+    *length = o.used;
+  return MODAL_TABLE_SUCCESS;
+}

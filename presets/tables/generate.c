@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * generate OUTDIR: write the shipped modal tables, each from a physical
+ * model (modal_table.h gives the format):
+ *   square-plate.modes  64 modes, Kirchhoff plate, simply supported, steel
+ *   church-bell.modes   48 modes, a tuned minor-third bell, bronze
+ *   wine-glass.modes    32 modes, the rim as a thin ring, glass
+ *   wooden-beam.modes   24 modes, Euler-Bernoulli beam, free-free, wood
+ * Gains are phi(p)^2 of mode shapes normalised to the object's mass at the
+ * struck point p, right gains phi(p) phi(q) at a second pickup q ([ch8]
+ * 8.2.2).  Decays keep one quality factor per material, q = pi f t_e
+ * ([material] table 2): the loss of a material is a fixed fraction of the
+ * energy per cycle, the same for every mode.  tests/dsp/test_tables.c
+ * checks the files against the models.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "modal_table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+static const char* outdir;
+
+/* equal temperament, A4 = 440 Hz */
+static double
+note_hz(const double note)
+{
+  return 440.0 * pow(2.0, (note - 69.0) / 12.0);
+}
+
+static void
+set_mode(modal_table* const t, const int i, const double f, const double q,
+         const double gain, const double right_gain)
+{
+  t->freq[i] = f;
+  t->decay[i] = q / (PI * f); /* q = pi f t_e, [material] */
+  t->gain[i] = gain;
+  t->right_gain[i] = right_gain;
+}
+
+/* The model's comment block, then the table as modal_table_write() has
+ * it. */
+static void
+save(const char* const file, const char* const header, const modal_table* t)
+{
+  static char text[MODAL_TABLE_TEXT_MAX];
+  size_t len = 0;
+  modal_table_error e;
+  if (modal_table_check(t, &e) ||
+      modal_table_write(t, text, sizeof(text), &len)) {
+    fprintf(stderr, "generate: %s: %s\n", file, e.message);
+    exit(1);
+  }
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/%s", outdir, file);
+  FILE* const f = fopen(path, "w");
+  if (!f || fputs(header, f) < 0 || fwrite(text, 1, len, f) != len ||
+      fclose(f)) {
+    perror(path);
+    exit(1);
+  }
+}
+
+/* ---- (a) square plate ----
+ * Kirchhoff thin plate, simply supported on all four edges: the exact
+ * solution f_mn = (pi / 2) sqrt(D / (rho h)) ((m/a)^2 + (n/b)^2) with
+ * shapes sin(m pi x/a) sin(n pi y/b) (Leissa 1969, ch. 4).  Square, so
+ * f_mn / f_11 = (m^2 + n^2) / 2.  Mass-normalised (mean square 1 over the
+ * plate) the shape is 2 sin sin, so gain = 4 sin^2(m pi x) sin^2(n pi y).
+ * Modes of equal m^2 + n^2 ((m,n) and (n,m), and coincidences such as
+ * 1 + 49 = 25 + 25) share frequency and decay, so they ring as one mode
+ * whose gains are their sum, exactly, for any point and pickup. */
+enum { PLATE_MODES = 64, PLATE_MAX_MN = 40 };
+#define PLATE_X    0.31   /* struck point, fractions of the side: off the */
+#define PLATE_Y    0.43   /* centre lines, where half the modes have nodes */
+#define PLATE_Q    2000.0 /* steel: 272.8..5000 in [material] table 2 */
+#define PLATE_ROOT 40.0   /* E2: a square of about 34 cm of 2 mm steel */
+
+static void
+square_plate(void)
+{
+  modal_table t;
+  modal_table_init(&t);
+  strcpy(t.name, "Square steel plate, simply supported");
+  t.root = PLATE_ROOT;
+  t.has_right_gain = true;
+  /* s = m^2 + n^2 in increasing order; the 64th is far below 40^2 */
+  for (int s = 2; t.count < PLATE_MODES; ++s) {
+    double gain = 0.0;
+    bool any = false;
+    for (int m = 1; m < PLATE_MAX_MN && m * m < s; ++m) {
+      const int n2 = s - m * m;
+      const int n = (int)lround(sqrt((double)n2));
+      if (n * n != n2)
+        continue;
+      const double sx = sin(m * PI * PLATE_X), sy = sin(n * PI * PLATE_Y);
+      gain += 4.0 * sx * sx * sy * sy;
+      any = true;
+    }
+    if (!any)
+      continue;
+    /* the pickup at the mirror point (1 - x, 1 - y): sin(k pi (1 - x)) =
+     * (-1)^(k+1) sin(k pi x), so phi(q) = (-1)^(m+n) phi(p), and m + n
+     * has the parity of s for every pair in the sum */
+    const double sign = s % 2 ? -1.0 : 1.0;
+    set_mode(&t, t.count++, note_hz(PLATE_ROOT) * s / 2.0, PLATE_Q, gain,
+             sign * gain);
+  }
+  save("square-plate.modes",
+       "# Square plate: Kirchhoff thin plate, simply supported on all four\n"
+       "# edges (A. W. Leissa, Vibration of Plates, NASA SP-160, 1969,\n"
+       "# ch. 4): f_mn = f_11 (m^2 + n^2) / 2, shapes sin(m pi x) sin(n pi "
+       "y).\n"
+       "# Struck at (x, y) = (0.31, 0.43) of the side: gain = 4 sin^2(m pi x)\n"
+       "# sin^2(n pi y) (mass-normalised shape squared, [ch8] 8.2.2).  Right\n"
+       "# pickup at the mirror point (0.69, 0.57): right_gain = (-1)^(m+n)\n"
+       "# gain.  Modes of equal m^2 + n^2 ((m,n) and (n,m)) ring as one with\n"
+       "# the summed gain: 64 distinct frequencies.\n"
+       "# Steel, q = pi f t_e = 2000 for every mode ([material] table 2:\n"
+       "# 272.8..5000).  Root E2 (40): f_11 = 82.41 Hz.\n"
+       "# Generated by presets/tables/generate.c; do not edit.\n",
+       &t);
+}
+
+/* ---- (b) church bell ----
+ * A tuned minor-third bell: the five partials founders tune, hum 0.5,
+ * prime 1, tierce 1.2, quint 1.5 and nominal 2 times the prime, and the
+ * superquint 3 and octave nominal 4 above them (the "ideal" ratios of
+ * T. D. Rossing and R. Perrin, Vibrations of bells, Applied Acoustics 20,
+ * 1987; N. H. Fletcher and T. D. Rossing, The Physics of Musical
+ * Instruments, 2nd ed., 1998, ch. 21), with their mode groups (m, n): m
+ * nodal meridian pairs, n nodal circles.  The rim partials (2,0) hum,
+ * (3,1) tierce, (4,1) nominal, (5,1) superquint, (6,1) octave nominal,
+ * ... have their antinode at the soundbow where the clapper strikes
+ * (W. A. Hibbert et al., Partial frequencies and Chladni's law in church
+ * bells, Open Journal of Acoustics 4, 2014).  Continued here: the ideal
+ * (4,1), (5,1), (6,1) lie on f = (m - 2) f_prime exactly (a Chladni law
+ * C (m + b)^p with p = 1, b = -2), and the rim group goes on along that
+ * line, m = 7 ... 47, to 48 modes: the near-harmonic upper partials that
+ * make the strike note an octave below the nominal. */
+enum { BELL_MODES = 48 };
+#define BELL_Q    4000.0 /* bronze: steel's class, 272.8..5000, [material] */
+#define BELL_ROOT 48.0   /* prime (strike note) C3: a large bell */
+/* prime (2,1#) and quint (3,1#) have a nodal circle near the soundbow, so
+ * the clapper drives them less than the rim partials: half, a stated
+ * choice (no published modal masses at the soundbow were at hand) */
+#define BELL_OFF_RIM_GAIN 0.5
+
+static void
+church_bell(void)
+{
+  static const struct {
+    double ratio; /* to the prime */
+    int m;        /* nodal meridian pairs */
+    bool rim;
+  } tuned[] = {
+      {0.5, 2, true},  /* hum (2,0) */
+      {1.0, 2, false}, /* prime (2,1#) */
+      {1.2, 3, true},  /* tierce (3,1) */
+      {1.5, 3, false}, /* quint (3,1#) */
+      {2.0, 4, true},  /* nominal (4,1) */
+      {3.0, 5, true},  /* superquint (5,1) */
+      {4.0, 6, true},  /* octave nominal (6,1) */
+  };
+  enum { TUNED = sizeof(tuned) / sizeof(tuned[0]) };
+  modal_table t;
+  modal_table_init(&t);
+  strcpy(t.name, "Church bell, minor third");
+  t.root = BELL_ROOT;
+  t.has_right_gain = true;
+  const double prime = note_hz(BELL_ROOT);
+  for (int i = 0; i < BELL_MODES; ++i) {
+    const int m = i < TUNED ? tuned[i].m : i - TUNED + 7;
+    const double ratio = i < TUNED ? tuned[i].ratio : m - 2.0;
+    const double gain = i >= TUNED || tuned[i].rim ? 1.0 : BELL_OFF_RIM_GAIN;
+    /* the pickup on the opposite side of the rim: cos(m pi) = (-1)^m */
+    set_mode(&t, t.count++, prime * ratio, BELL_Q, gain, m % 2 ? -gain : gain);
+  }
+  save("church-bell.modes",
+       "# Church bell, tuned minor third (T. D. Rossing and R. Perrin,\n"
+       "# Vibrations of bells, Applied Acoustics 20, 1987): hum 0.5, prime 1,\n"
+       "# tierce 1.2, quint 1.5, nominal 2, superquint 3, octave nominal 4\n"
+       "# times the prime; then the rim partials (m,1), m = 7..47, continued\n"
+       "# on the line f = (m - 2) f_prime through the nominal, superquint and\n"
+       "# octave nominal (a Chladni law with p = 1, b = -2; W. A. Hibbert et\n"
+       "# al., Open Journal of Acoustics 4, 2014, for the rim partials).\n"
+       "# Struck at the soundbow: gain 1 for the rim partials (antinode\n"
+       "# there), 0.5 for prime and quint (a nodal circle near it: a stated\n"
+       "# choice).  Right pickup opposite on the rim: (-1)^m gain.\n"
+       "# Bronze, q = pi f t_e = 4000 ([material] table 2, steel: "
+       "272.8..5000).\n"
+       "# Root C3 (48) = the prime, 130.81 Hz; hum 65.41 Hz.\n"
+       "# Generated by presets/tables/generate.c; do not edit.\n",
+       &t);
+}
+
+/* ---- (c) wine glass ----
+ * The rim of the bowl as a thin circular ring bending in its plane, the
+ * (m,0) modes of the glass: f_m proportional to m (m^2 - 1) /
+ * sqrt(m^2 + 1), m = 2, 3, ... (inextensional ring; Rayleigh, The Theory
+ * of Sound, vol. 1, ch. IX).  The shapes are radial cos m(theta - theta_m)
+ * with tangential -(1/m) sin m(theta - theta_m); normalised to the ring's
+ * kinetic energy the radial part squared at its antinode is 2 m^2 /
+ * (m^2 + 1).  A real glass is not perfectly round: each m is a pair whose
+ * orientations theta_m, theta_m + pi / 2m are set by the unevenness and
+ * whose frequencies split; the pair beats when struck between them.  32
+ * modes: m = 2 .. 17, each pair split by GLASS_SPLIT. */
+enum { GLASS_PAIRS = 16 };
+#define GLASS_SPLIT 2e-3 /* relative: a 0.88 Hz beat at (2,0); a choice */
+#define GLASS_ANGLE (7.0 * PI / 180.0) /* strike to the lower mode's axis */
+#define GLASS_Q     1200.0 /* glass: 189.6..5000 in [material] table 2 */
+#define GLASS_ROOT  69.0   /* A4, (2,0) centred on 440 Hz: a large glass */
+
+static double
+ring_ratio(const int m)
+{
+  return m * (m * m - 1.0) / sqrt(m * m + 1.0);
+}
+
+static void
+wine_glass(void)
+{
+  modal_table t;
+  modal_table_init(&t);
+  strcpy(t.name, "Wine glass");
+  t.root = GLASS_ROOT;
+  t.has_right_gain = true;
+  for (int k = 0; k < GLASS_PAIRS; ++k) {
+    const int m = k + 2;
+    const double f = note_hz(GLASS_ROOT) * ring_ratio(m) / ring_ratio(2);
+    const double peak = 2.0 * m * m / (m * m + 1.0);
+    const double c = cos(m * GLASS_ANGLE), s = sin(m * GLASS_ANGLE);
+    /* the pickup opposite on the rim: cos m(theta + pi) = (-1)^m cos */
+    const double sign = m % 2 ? -1.0 : 1.0;
+    set_mode(&t, t.count++, f * (1.0 - GLASS_SPLIT / 2), GLASS_Q, peak * c * c,
+             sign * peak * c * c);
+    set_mode(&t, t.count++, f * (1.0 + GLASS_SPLIT / 2), GLASS_Q, peak * s * s,
+             sign * peak * s * s);
+  }
+  save("wine-glass.modes",
+       "# Wine glass: the rim as a thin ring bending in its plane, modes\n"
+       "# (m,0), f_m / f_2 = [m (m^2 - 1) / sqrt(m^2 + 1)] / [6 / sqrt(5)]\n"
+       "# (Rayleigh, The Theory of Sound, vol. 1, ch. IX), m = 2..17, each a\n"
+       "# pair split by 0.2 % (an imperfect glass; a 0.88 Hz beat at m = 2,\n"
+       "# a choice).  Struck on the rim 7 degrees from the lower mode's axis:\n"
+       "# gains 2 m^2 / (m^2 + 1) cos^2(m 7 deg) and ... sin^2(m 7 deg)\n"
+       "# (kinetic-energy-normalised ring shapes).  Right pickup opposite on\n"
+       "# the rim: (-1)^m gain.  Modes above the playing rate's 0.45 fs are\n"
+       "# disabled by the DSP.\n"
+       "# Glass, q = pi f t_e = 1200 ([material] table 2: 189.6..5000).\n"
+       "# Root A4 (69): the (2,0) pair centred on 440 Hz.\n"
+       "# Generated by presets/tables/generate.c; do not edit.\n",
+       &t);
+}
+
+/* ---- (d) wooden beam ----
+ * Euler-Bernoulli beam, free at both ends: beta_n L are the roots of
+ * cos(x) cosh(x) = 1 (x > 0), f_n proportional to (beta_n L)^2, shapes
+ * cosh + cos - sigma_n (sinh + sin) of beta_n x, sigma_n = (cosh - cos) /
+ * (sinh - sin) of beta_n L (e.g. Fletcher and Rossing 1998, ch. 2).  The
+ * thin-beam limit: shear and rotary inertia (Timoshenko), which lower the
+ * high modes of a deep beam, are left out. */
+enum { BEAM_MODES = 24, BEAM_SIMPSON = 4096 };
+#define BEAM_X    0.3  /* struck point, fraction of the length */
+#define BEAM_Q    60.0 /* wood: 14.9..131.8 in [material] table 2 */
+#define BEAM_ROOT 36.0 /* C2: about 2.6 m of 10 cm deep softwood */
+
+/* root n (1-based) of cos x cosh x = 1, in (n pi, (n + 1) pi), where
+ * cos x - 1 / cosh x changes sign once; by bisection to the last bit */
+static double
+beam_root(const int n)
+{
+  double lo = n * PI, hi = (n + 1) * PI;
+  const double sign_lo = cos(lo) - 1.0 / cosh(lo);
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi)
+      break;
+    const double g = cos(mid) - 1.0 / cosh(mid);
+    if ((g < 0.0) == (sign_lo < 0.0))
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/* the shape at xi = x / L in [0, 1] for the root b, written without the
+ * cancellation of cosh - sigma sinh (both ~e^b / 2, b up to 77):
+ * cosh y - sigma sinh y = (e^y (1 - sigma) + e^-y (1 + sigma)) / 2 with
+ * 1 - sigma = (cos b - sin b - e^-b) / (sinh b - sin b) */
+static double
+beam_shape(const double b, const double xi)
+{
+  const double y = b * xi, eb = exp(-b);
+  const double sigma = (cosh(b) - cos(b)) / (sinh(b) - sin(b));
+  /* e^b (1 - sigma), with sinh b - sin b = e^b ((1 - e^-2b) / 2 -
+   * e^-b sin b): bounded, and e^(y - b) <= 1 takes the e^b back */
+  const double scaled_one_minus_sigma =
+      (cos(b) - sin(b) - eb) / (0.5 * (1.0 - eb * eb) - sin(b) * eb);
+  const double grow = exp(y - b) * scaled_one_minus_sigma;
+  return 0.5 * (grow + exp(-y) * (1.0 + sigma)) + cos(y) - sigma * sin(y);
+}
+
+static void
+wooden_beam(void)
+{
+  modal_table t;
+  modal_table_init(&t);
+  strcpy(t.name, "Wooden beam, free-free");
+  t.root = BEAM_ROOT;
+  t.has_right_gain = true;
+  const double b1 = beam_root(1);
+  for (int n = 1; n <= BEAM_MODES; ++n) {
+    const double b = beam_root(n);
+    /* mean square of the shape over the beam (Simpson's rule) */
+    double sum = 0.0;
+    for (int k = 0; k <= BEAM_SIMPSON; ++k) {
+      const double w = k == 0 || k == BEAM_SIMPSON ? 1.0 : k % 2 ? 4.0 : 2.0;
+      const double phi = beam_shape(b, (double)k / BEAM_SIMPSON);
+      sum += w * phi * phi;
+    }
+    const double mean_square = sum / (3.0 * BEAM_SIMPSON);
+    const double phi_p = beam_shape(b, BEAM_X);
+    const double gain = phi_p * phi_p / mean_square;
+    /* the mirror point L - x: mode n is even (n odd) or odd about the
+     * centre, phi_n(L - x) = (-1)^(n-1) phi_n(x) */
+    set_mode(&t, t.count++, note_hz(BEAM_ROOT) * (b / b1) * (b / b1), BEAM_Q,
+             gain, n % 2 ? gain : -gain);
+  }
+  save(
+      "wooden-beam.modes",
+      "# Wooden beam: Euler-Bernoulli, free at both ends; beta_n L the roots\n"
+      "# of cos(x) cosh(x) = 1 (4.7300, 7.8532, 10.9956, ...), f_n / f_1 =\n"
+      "# (beta_n L / beta_1 L)^2; the thin-beam limit (no shear or rotary\n"
+      "# inertia).  Struck at x = 0.3 L: gain = phi_n(x)^2 / mean(phi_n^2),\n"
+      "# phi_n = cosh + cos - sigma_n (sinh + sin) of beta_n x.  Right pickup\n"
+      "# at the mirror point 0.7 L: (-1)^(n-1) gain.\n"
+      "# Wood, q = pi f t_e = 60 ([material] table 2: 14.9..131.8).\n"
+      "# Root C2 (36): f_1 = 65.41 Hz.\n"
+      "# Generated by presets/tables/generate.c; do not edit.\n",
+      &t);
+}
+
+int
+main(const int argc, char** const argv)
+{
+  if (argc != 2) {
+    fprintf(stderr, "usage: generate OUTDIR\n");
+    return 2;
+  }
+  outdir = argv[1];
+  square_plate();
+  church_bell();
+  wine_glass();
+  wooden_beam();
+  return 0;
+}
