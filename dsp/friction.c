@@ -74,45 +74,82 @@ bristles_scaled(const bristles* per_newton, double fn)
                     per_newton->largest * fn};
 }
 
-/* e^{-r2}, with a memo of the last value computed in full: the iterates of
- * one Newton solve differ little in v, and e^{-r2} = e^{-r2'} e^{-d} with
- * e^{-d} by its series to d^4 is exact to rounding for |d| < 1e-3 */
-typedef struct gaussian_memo {
-  double r2, e;
-} gaussian_memo;
+/* 2^{-j/64}, j = 0..63, correctly rounded */
+static const double exp2_neg_64th[64] = {
+    0x1.0000000000000p+0, 0x1.fa7c1819e90d8p-1, 0x1.f50765b6e4540p-1,
+    0x1.efa1bee615a27p-1, 0x1.ea4afa2a490dap-1, 0x1.e502ee78b3ff6p-1,
+    0x1.dfc97337b9b5fp-1, 0x1.da9e603db3285p-1, 0x1.d5818dcfba487p-1,
+    0x1.d072d4a07897cp-1, 0x1.cb720dcef9069p-1, 0x1.c67f12e57d14bp-1,
+    0x1.c199bdd85529cp-1, 0x1.bcc1e904bc1d2p-1, 0x1.b7f76f2fb5e47p-1,
+    0x1.b33a2b84f15fbp-1, 0x1.ae89f995ad3adp-1, 0x1.a9e6b5579fdbfp-1,
+    0x1.a5503b23e255dp-1, 0x1.a0c667b5de565p-1, 0x1.9c49182a3f090p-1,
+    0x1.97d829fde4e50p-1, 0x1.93737b0cdc5e5p-1, 0x1.8f1ae99157736p-1,
+    0x1.8ace5422aa0dbp-1, 0x1.868d99b4492edp-1, 0x1.82589994cce13p-1,
+    0x1.7e2f336cf4e62p-1, 0x1.7a11473eb0187p-1, 0x1.75feb564267c9p-1,
+    0x1.71f75e8ec5f74p-1, 0x1.6dfb23c651a2fp-1, 0x1.6a09e667f3bcdp-1,
+    0x1.6623882552225p-1, 0x1.6247eb03a5585p-1, 0x1.5e76f15ad2148p-1,
+    0x1.5ab07dd485429p-1, 0x1.56f4736b527dap-1, 0x1.5342b569d4f82p-1,
+    0x1.4f9b2769d2ca7p-1, 0x1.4bfdad5362a27p-1, 0x1.486a2b5c13cd0p-1,
+    0x1.44e086061892dp-1, 0x1.4160a21f72e2ap-1, 0x1.3dea64c123422p-1,
+    0x1.3a7db34e59ff7p-1, 0x1.371a7373aa9cbp-1, 0x1.33c08b26416ffp-1,
+    0x1.306fe0a31b715p-1, 0x1.2d285a6e4030bp-1, 0x1.29e9df51fdee1p-1,
+    0x1.26b4565e27cddp-1, 0x1.2387a6e756238p-1, 0x1.2063b88628cd6p-1,
+    0x1.1d4873168b9aap-1, 0x1.1a35beb6fcb75p-1, 0x1.172b83c7d517bp-1,
+    0x1.1429aaea92de0p-1, 0x1.11301d0125b51p-1, 0x1.0e3ec32d3d1a2p-1,
+    0x1.0b5586cf9890fp-1, 0x1.0874518759bc8p-1, 0x1.059b0d3158574p-1,
+    0x1.02c9a3e778061p-1,
+};
 
+/* e^{-x} for x >= 0, inline: the Stribeck curve needs one per Newton
+ * iteration, and libm's exp() is a call with a wrapper.  x = (64 q + j)
+ * ln2 / 64 + r with |r| <= ln2 / 128, so e^{-x} = 2^{-q} 2^{-j/64} e^{-r},
+ * e^{-r} by its series to r^6 (the next term is below 1e-19): within an
+ * ulp of libm's exp(-x).  Beyond x = 708, 2^{-q} would be subnormal: libm
+ * there (e^{-x} is then below 1e-307 and changes no z_ss), 0 past its
+ * underflow. */
 static DSP_INLINE double
-gaussian(double r2, gaussian_memo* memo)
+exp_neg(double x)
 {
-  const double d = r2 - memo->r2;
-  if (fabs(d) < 1e-3)
-    return memo->e *
-           (1.0 - d * (1.0 - d * (0.5 - d * (1.0 / 6.0 - d * (1.0 / 24.0)))));
-  memo->r2 = r2;
-  memo->e = exp(-r2);
-  return memo->e;
+  if (!(x < 708.0))
+    return x >= 746.0 ? 0.0 : exp(-x);
+  const double shift = 0x1.8p52; /* adding it rounds to an integer */
+  const double ln2_64_hi = 0x1.62e42fee00000p-7,
+               ln2_64_lo = 0x1.a39ef35793c76p-39;
+  const double big = x * (64.0 / 0.69314718055994530942) + shift;
+  uint64_t n;
+  memcpy(&n, &big, sizeof(n));
+  n &= 0xffff; /* x < 708: n < 65536 */
+  const double nd = big - shift;
+  const double r = (x - nd * ln2_64_hi) - nd * ln2_64_lo;
+  const double r2 = r * r;
+  /* e^{-r} - 1, added last to the table's value: one rounding on it */
+  const double q =
+      r2 * ((0.5 - r * (1.0 / 6.0)) +
+            r2 * ((1.0 / 24.0 - r * (1.0 / 120.0)) + r2 * (1.0 / 720.0))) -
+      r;
+  const uint64_t scale_bits = (uint64_t)(1023 - (n >> 6)) << 52;
+  double scale;
+  memcpy(&scale, &scale_bits, sizeof(scale));
+  const double t = exp2_neg_64th[n & 63];
+  return scale * (t + t * q);
 }
 
 /* |z_ss|(v) and its derivative in v (eq 8.48 without the sign) */
 static DSP_INLINE double
-steady_magnitude(const bristles* b, double v, double* dm_dv,
-                 gaussian_memo* memo)
+steady_magnitude(const bristles* b, double v, double* dm_dv)
 {
   const double r = v * b->inv_vs;
-  const double e = b->dip * gaussian(r * r, memo);
+  const double e = b->dip * exp_neg(r * r);
   *dm_dv = -2.0 * r * b->inv_vs * e;
   return b->base + e;
 }
-
-static const gaussian_memo no_memo = {-INFINITY, 0.0};
 
 double
 friction_steady_z(const friction_law* law, double fn, double v, double* dz_dv)
 {
   const bristles b = bristles_of(law, fn);
-  gaussian_memo memo = no_memo;
   double dm;
-  const double m = steady_magnitude(&b, v, &dm, &memo);
+  const double m = steady_magnitude(&b, v, &dm);
   *dz_dv = sign(v) * dm;
   return sign(v) * m;
 }
@@ -132,14 +169,14 @@ typedef struct zdot_eval {
 } zdot_eval;
 
 static DSP_INLINE void
-zdot(const bristles* b, double v, double z, gaussian_memo* memo, zdot_eval* e)
+zdot(const bristles* b, double v, double z, zdot_eval* e)
 {
   if (v == 0.0) {
     *e = (zdot_eval){.d_dv = 1.0};
     return;
   }
   double m_v;
-  const double m = steady_magnitude(b, v, &m_v, memo);
+  const double m = steady_magnitude(b, v, &m_v);
   const double a = fabs(z);
   /* alpha and its partials in |z| and in |z_ss| (eqs 8.18-8.19, 8.46-8.47):
    * zero unless z and v agree in sign and |z| passed breakaway, one from
@@ -265,9 +302,8 @@ friction_zdot(const friction_law* law, double fn, double v, double z,
               double* d_dv, double* d_dz)
 {
   const bristles b = bristles_of(law, fn);
-  gaussian_memo memo = no_memo;
   zdot_eval e;
-  zdot(&b, v, z, &memo, &e);
+  zdot(&b, v, z, &e);
   *d_dv = e.d_dv;
   *d_dz = e.d_dz;
   return e.value;
@@ -278,9 +314,8 @@ friction_zdot_second(const friction_law* law, double fn, double v, double z,
                      double* d_vv, double* d_vz, double* d_zz)
 {
   const bristles b = bristles_of(law, fn);
-  gaussian_memo memo = no_memo;
   zdot_eval e;
-  zdot(&b, v, z, &memo, &e);
+  zdot(&b, v, z, &e);
   *d_vv = *d_vz = *d_zz = 0.0;
   if (e.engaged)
     zdot_second_partials(&b, &e, d_vv, d_vz, d_zz);
@@ -443,8 +478,7 @@ engaged_bracket(const bristles* b, double v_t, double k1, double z_t, double kz,
 
 static DSP_INLINE double
 solve_zdot(newton_stats* stats, const bristles* b, double v_t, double k1,
-           double z_t, double kz, double guess, gaussian_memo* memo,
-           double* relax)
+           double z_t, double kz, double guess, double* relax)
 {
   const double stick = v_t / (1.0 - k1), z_stick = z_t + kz * stick;
   if (stick == 0.0 || (stick > 0.0 ? z_stick : -z_stick) <= b->zba) {
@@ -467,7 +501,7 @@ solve_zdot(newton_stats* stats, const bristles* b, double v_t, double k1,
   for (; it <= NEWTON_CAP; ++it) {
     const double v = v_t + k1 * x, z = z_t + kz * x;
     zdot_eval e;
-    zdot(b, v, z, memo, &e);
+    zdot(b, v, z, &e);
     const double g = e.value - x;
     *relax = -e.d_dz; /* the bristles' relaxation rate, for the next step */
     if (g == 0.0) {
@@ -519,9 +553,8 @@ friction_solve_zdot(const friction_law* law, double fn, double v_t, double k1,
                     double z_t, double kz, double guess, newton_stats* stats)
 {
   const bristles b = bristles_of(law, fn);
-  gaussian_memo memo = no_memo;
   double relax;
-  return solve_zdot(stats, &b, v_t, k1, z_t, kz, guess, &memo, &relax);
+  return solve_zdot(stats, &b, v_t, k1, z_t, kz, guess, &relax);
 }
 
 /* what stays constant over a friction_process() call */
@@ -600,14 +633,12 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
      * bristles can cross their whole range, -z_ss to z_ss, within the
      * step: then they end it saturated, at z_ss */
     double guess = 3.0 * (fr->zdot - fr->zdot_past[0]) + fr->zdot_past[1];
-    gaussian_memo memo = no_memo;
     if (fabs(v_t) * kz > 2.0 * b.largest) {
       double dm;
-      const double z_ss = sign(v_t) * steady_magnitude(&b, v_t, &dm, &memo);
+      const double z_ss = sign(v_t) * steady_magnitude(&b, v_t, &dm);
       guess = (z_ss - z_t) / kz;
     }
-    zd1 =
-        solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &memo, &fr->relax);
+    zd1 = solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &fr->relax);
     z1 = z_t + kz * zd1;
     f1 = law->sigma0 * z1 + law->sigma1 * zd1 + law->sigma2 * (v_t + k1 * zd1) +
          noise;
