@@ -253,6 +253,28 @@ zdot_second_partials(const bristles* b, const zdot_eval* e, double* d_vv,
   *d_vv = -2.0 * e->phi_m * m_V - e->v * (phi_mm * m_V * m_V + e->phi_m * m_VV);
 }
 
+/* Whether Chebyshev's step lands where Newton's step dx missed (see
+ * newton_step_is_final); then *correction is its second-order term. */
+static DSP_INLINE bool
+chebyshev_lands(const bristles* b, const zdot_eval* e, double dz, double dv,
+                double du, double g2, double slope, double dx, double g2_change,
+                double allowed, double* correction)
+{
+  /* the relative change of g''s other factors along the step, and the
+   * correction's relative size g'' dx / g' */
+  const double r = e->v * b->inv_vs;
+  const double others =
+      4.0 * (du + dv / e->v + dv * b->inv_vs * (1.0 + 2.0 * r) +
+             fabs(dz) / e->a + fabs(e->m_v) * dv * e->inv_span);
+  const double relative = fabs(g2 * dx / slope);
+  /* its bound rests on those scales, so it is asked to be well inside */
+  if (!(g2_change + fabs(g2) * dx * dx * (others + 2.0 * relative) <=
+        0.1 * allowed))
+    return false;
+  *correction = -0.5 * g2 * dx * dx / slope;
+  return true;
+}
+
 /* Whether the Newton step x -> x + dx from an evaluation e at (v, z) lands
  * on the root to within `tolerance` without evaluating z' there.  Along
  * the step v = v + k1 x, z = z + kz x, and the residual g = z' - x has
@@ -263,11 +285,19 @@ zdot_second_partials(const bristles* b, const zdot_eval* e, double* d_vv,
  * change of g'' along the step, which is dominated by that of S'' in
  * alpha = (1 + S(u)) / 2, S = sin(pi u): g'' holds -|v z| S'' u'^2 / (2
  * |z_ss|), and S'' changes by at most pi^3 du inside the transition, by
- * pi^2 across its ends. */
+ * pi^2 across its ends.
+ *
+ * When the error left is above the tolerance but small against the step,
+ * the step is corrected by it: to second order the root is at
+ * dx - g'' dx^2 / (2 g') (Chebyshev's step), and what that leaves is the
+ * change of g'' along the step (S'' as above; the other factors of g'',
+ * smooth on the scales the step is short against, by a few times the
+ * step over those scales) and the square of the correction's relative
+ * size.  Then `correction` is set (else it is left at 0). */
 static DSP_INLINE bool
 newton_step_is_final(const bristles* b, const zdot_eval* e, double v, double z,
                      double k1, double kz, double slope, double dx,
-                     double tolerance)
+                     double tolerance, double* correction)
 {
   const double v1 = v + k1 * dx, z1 = z + kz * dx;
   if (!(v1 * v > 0.0))
@@ -289,12 +319,20 @@ newton_step_is_final(const bristles* b, const zdot_eval* e, double v, double z,
                                        : 0.0;
   double d_vv, d_vz, d_zz;
   zdot_second_partials(b, e, &d_vv, &d_vz, &d_zz);
-  const double g2 =
-      fabs(k1 * k1 * d_vv + 2.0 * k1 * kz * d_vz + kz * kz * d_zz);
+  const double g2_abs = k1 * k1 * d_vv + 2.0 * k1 * kz * d_vz + kz * kz * d_zz;
+  const double g2 = fabs(g2_abs);
   const double g2_change =
       0.5 * s2_change * e->v * e->a * e->inv_m * du * du; /* times dx^2 */
   const double left = g2 * dx * dx + g2_change;
-  return left <= 0.1 * fabs(slope * dx) && left <= tolerance * fabs(slope);
+  const double small = fabs(slope) * fabs(dx) * 0.1;
+  if (!(left <= small))
+    return false;
+  const double allowed = tolerance * fabs(slope);
+  if (left <= allowed)
+    return true;
+  const double g2_signed = v > 0.0 ? g2_abs : -g2_abs;
+  return chebyshev_lands(b, e, kz * dx, dv, du, g2_signed, slope, dx, g2_change,
+                         allowed, correction);
 }
 
 double
@@ -511,8 +549,10 @@ solve_zdot(newton_stats* stats, const bristles* b, double v_t, double k1,
     const double slope = e.d_dv * k1 + e.d_dz * kz - 1.0;
     double next = x - g / slope;
     const double tolerance = tolerance_of(next, guess, v_t);
-    if (newton_step_is_final(b, &e, v, z, k1, kz, slope, next - x, tolerance)) {
-      x = next;
+    double correction = 0.0;
+    if (newton_step_is_final(b, &e, v, z, k1, kz, slope, next - x, tolerance,
+                             &correction)) {
+      x = next + correction;
       converged = true;
       break;
     }
@@ -562,8 +602,11 @@ typedef struct step_constants {
   const modal_coeffs* c;  /* object */
   const modal_coeffs* ex; /* exciter */
   double h;
-  double kv;      /* v1 = v_free + kv F */
-  double inv_den; /* 1 / (1 - kv sigma2 / 2) */
+  double kv;       /* v1 = v_free + kv F */
+  double inv_den;  /* 1 / (1 - kv sigma2 / 2) */
+  double half_kv;  /* kv / 2 / (1 - kv sigma2 / 2): v~ per newton */
+  double sigma0_v; /* sigma0 half_kv: v~ per metre of z~, k1 per s of kz */
+  double k1_0;     /* k1 at kz = 0 */
   bristles per_newton;
 } step_constants;
 
@@ -625,9 +668,9 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
     const double kz = theta * h;
     const double z_t = fr->z + (1.0 - theta) * h * fr->zdot;
     const double v_t =
-        (v_free + 0.5 * kv * (fr->force + law->sigma0 * z_t + noise)) *
-        k->inv_den;
-    const double k1 = 0.5 * kv * (kz * law->sigma0 + law->sigma1) * k->inv_den;
+        k->half_kv * fr->force +
+        (k->sigma0_v * z_t + (k->inv_den * v_free + k->half_kv * noise));
+    const double k1 = k->sigma0_v * kz + k->k1_0;
     const bristles b = bristles_scaled(&k->per_newton, fn);
     /* the guess: z' extrapolated from the last three steps, unless the
      * bristles can cross their whole range, -z_ss to z_ss, within the
@@ -713,6 +756,9 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
                                                  : k.h / fr->exciter_mass) +
            k.c->sum_bv);
   k.inv_den = 1.0 / (1.0 - 0.5 * k.kv * fr->law.sigma2);
+  k.half_kv = 0.5 * k.kv * k.inv_den;
+  k.sigma0_v = k.half_kv * fr->law.sigma0;
+  k.k1_0 = k.half_kv * fr->law.sigma1;
   k.per_newton = bristles_of(&fr->law, 1.0);
   friction_track track = fr->track; /* a local the compiler keeps close */
   friction_track* ot = &track;
