@@ -269,7 +269,7 @@ chebyshev_lands(const bristles* b, const zdot_eval* e, double dz, double dv,
   const double relative = fabs(g2 * dx / slope);
   /* its bound rests on those scales, so it is asked to be well inside */
   if (!(g2_change + fabs(g2) * dx * dx * (others + 2.0 * relative) <=
-        0.1 * allowed))
+        0.01 * allowed))
     return false;
   *correction = -0.5 * g2 * dx * dx / slope;
   return true;
