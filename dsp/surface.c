@@ -163,6 +163,7 @@ envelope_at(surface* s, uint64_t i)
 static void
 sum_patch(surface* s)
 {
+  s->cell = UINT64_MAX; /* the means move */
   const uint64_t last = s->ride_next - 1;
   s->sum_c = s->sum_m = 0.0;
   for (int k = 0; k <= s->w1; ++k)
@@ -235,10 +236,17 @@ surface_ride(surface* s, double position)
    * i - w2 */
   const int w = s->w2;
   const double t = u > 0.0 ? u - index_to_double(i) : 0.0;
-  const double m0 = m_at(s, i), m1 = m_at(s, i + 1);
-  const double b0 = m_at(s, i - (uint64_t)w), b1 = m_at(s, i - (uint64_t)w + 1);
-  const double whole = s->sum_m - m1 + b1 + b0 - 0.5 * (b0 + m0);
+  if (i != s->cell || s->ride_next != s->cell_next) {
+    s->cell = i;
+    s->cell_next = s->ride_next;
+    s->m0 = m_at(s, i);
+    s->m1 = m_at(s, i + 1);
+    s->b0 = m_at(s, i - (uint64_t)w);
+    s->b1 = m_at(s, i - (uint64_t)w + 1);
+    s->whole = s->sum_m - s->m1 + s->b1 + s->b0 - 0.5 * (s->b0 + s->m0);
+  }
+  const double m0 = s->m0, m1 = s->m1, b0 = s->b0, b1 = s->b1;
   const double ahead = t * m0 + 0.5 * t * t * (m1 - m0);
   const double behind = t * b0 + 0.5 * t * t * (b1 - b0);
-  return (whole + ahead - behind) / w;
+  return (s->whole + ahead - behind) / w;
 }
