@@ -319,8 +319,9 @@ newton_step_is_final(const bristles* b, const zdot_eval* e, double v, double z,
                                        : 0.0;
   double d_vv, d_vz, d_zz;
   zdot_second_partials(b, e, &d_vv, &d_vz, &d_zz);
-  const double g2_abs = k1 * k1 * d_vv + 2.0 * k1 * kz * d_vz + kz * kz * d_zz;
-  const double g2 = fabs(g2_abs);
+  /* g'' of |z'| along the step (that of z' times the sign of v) */
+  const double g2_mag = k1 * k1 * d_vv + 2.0 * k1 * kz * d_vz + kz * kz * d_zz;
+  const double g2 = fabs(g2_mag);
   const double g2_change =
       0.5 * s2_change * e->v * e->a * e->inv_m * du * du; /* times dx^2 */
   const double left = g2 * dx * dx + g2_change;
@@ -330,9 +331,8 @@ newton_step_is_final(const bristles* b, const zdot_eval* e, double v, double z,
   const double allowed = tolerance * fabs(slope);
   if (left <= allowed)
     return true;
-  const double g2_signed = v > 0.0 ? g2_abs : -g2_abs;
-  return chebyshev_lands(b, e, kz * dx, dv, du, g2_signed, slope, dx, g2_change,
-                         allowed, correction);
+  return chebyshev_lands(b, e, kz * dx, dv, du, v > 0.0 ? g2_mag : -g2_mag,
+                         slope, dx, g2_change, allowed, correction);
 }
 
 double

@@ -26,7 +26,8 @@
  * does not, and the delay-free loop between z', z, v and f is solved by the
  * K method for z' (eqs 8.36-8.48): in closed form while the bristles stick,
  * else by Newton-Raphson inside a bracket, usually in one step whose error
- * the second derivatives bound (see solve_zdot in friction.c).  When the
+ * the second derivatives bound, or correct to second order (Chebyshev's
+ * step) when it is a little over (see solve_zdot in friction.c).  When the
  * bristles and the exciter would resonate above a twelfth of the sample
  * rate, the sample is split into sub-steps.
  *
