@@ -246,8 +246,8 @@ zdot(const bristles* b, double v, double z, zdot_eval* e)
    * selected: stick-slip moves between them too often for a branch to be
    * predicted.  z_ba < z_ss, so span > 0. */
   const double span = m - b->zba;
-  const double q = 1.0 / (m * span);
-  const double inv_m = span * q, inv_span = m * q;
+  /* two divisions side by side: shorter than one of the product */
+  const double inv_m = 1.0 / m, inv_span = 1.0 / span;
   const double u = (a - 0.5 * (m + b->zba)) * inv_span;
   const double u_m = (b->zba - a) * inv_span * inv_span;
   double sn, cs;
@@ -729,9 +729,11 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
     const double theta = hl > 2.0 ? 1.0 - 1.0 / hl : 0.5;
     const double kz = theta * h;
     const double z_t = fr->z + (1.0 - theta) * h * fr->zdot;
+    /* v_free, through the exciter's motion under the last force, comes
+     * last */
     const double v_t =
-        k->half_kv * fr->force +
-        (k->sigma0_v * z_t + (k->inv_den * v_free + k->half_kv * noise));
+        k->inv_den * v_free +
+        (k->half_kv * fr->force + (k->sigma0_v * z_t + k->half_kv * noise));
     const double k1 = k->sigma0_v * kz + k->k1_0;
     const bristles b = bristles_scaled(&k->per_newton, fn);
     /* the guess: z' extrapolated from the last three steps, unless the
