@@ -505,7 +505,9 @@ friction_reset(friction* fr)
 {
   fr->z = fr->zdot = fr->force = fr->v = fr->fn = 0.0;
   fr->zdot_past[0] = fr->zdot_past[1] = 0.0;
-  fr->relax = 0.0;
+  fr->relax = fr->zdot_v = 0.0;
+  memset(fr->v_t_past, 0, sizeof(fr->v_t_past));
+  memset(fr->z_t_past, 0, sizeof(fr->z_t_past));
   fr->exciter_v = fr->anchor_v = 0.0;
   fr->tracking = false; /* the object may be reset with it */
   fr->mean_force = fr->mean_slip = 0.0;
@@ -578,11 +580,12 @@ engaged_bracket(const bristles* b, double v_t, double k1, double z_t, double kz,
 
 static DSP_INLINE double
 solve_zdot(newton_stats* stats, const bristles* b, double v_t, double k1,
-           double z_t, double kz, double guess, double* relax)
+           double z_t, double kz, double guess, double* relax, double* rate_v)
 {
   const double stick = v_t / (1.0 - k1), z_stick = z_t + kz * stick;
   if (stick == 0.0 || (stick > 0.0 ? z_stick : -z_stick) <= b->zba) {
     *relax = 0.0;
+    *rate_v = 1.0;
     newton_stats_count(stats, 1, true);
     return stick;
   }
@@ -604,6 +607,7 @@ solve_zdot(newton_stats* stats, const bristles* b, double v_t, double k1,
     zdot(b, v, z, &e);
     const double g = e.value - x;
     *relax = -e.d_dz; /* the bristles' relaxation rate, for the next step */
+    *rate_v = e.d_dv;
     if (g == 0.0) {
       converged = true;
       break;
@@ -655,8 +659,8 @@ friction_solve_zdot(const friction_law* law, double fn, double v_t, double k1,
                     double z_t, double kz, double guess, newton_stats* stats)
 {
   const bristles b = bristles_of(law, fn);
-  double relax;
-  return solve_zdot(stats, &b, v_t, k1, z_t, kz, guess, &relax);
+  double relax, rate_v;
+  return solve_zdot(stats, &b, v_t, k1, z_t, kz, guess, &relax, &rate_v);
 }
 
 /* what stays constant over a friction_process() call */
@@ -740,12 +744,31 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
      * bristles can cross their whole range, -z_ss to z_ss, within the
      * step: then they end it saturated, at z_ss */
     double guess = 3.0 * (fr->zdot - fr->zdot_past[0]) + fr->zdot_past[1];
+    if (law->sigma3 != 0.0) {
+      /* with noise v~ and z~ jolt from step to step where z' is
+       * extrapolated smoothly: the guess also takes the root's response
+       * (from the last solve's partials) to what they differ from their
+       * own extrapolations */
+      const double* vp = fr->v_t_past;
+      const double* zp = fr->z_t_past;
+      const double jolt_v = v_t - (3.0 * (vp[0] - vp[1]) + vp[2]);
+      const double jolt_z = z_t - (3.0 * (zp[0] - zp[1]) + zp[2]);
+      const double slope = fr->zdot_v * k1 - fr->relax * kz - 1.0;
+      guess -= (fr->zdot_v * jolt_v - fr->relax * jolt_z) / slope;
+      fr->v_t_past[2] = vp[1];
+      fr->v_t_past[1] = vp[0];
+      fr->v_t_past[0] = v_t;
+      fr->z_t_past[2] = zp[1];
+      fr->z_t_past[1] = zp[0];
+      fr->z_t_past[0] = z_t;
+    }
     if (fabs(v_t) * kz > 2.0 * b.largest) {
       double dm;
       const double z_ss = sign(v_t) * steady_magnitude(&b, v_t, &dm);
       guess = (z_ss - z_t) / kz;
     }
-    zd1 = solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &fr->relax);
+    zd1 = solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &fr->relax,
+                     &fr->zdot_v);
     z1 = z_t + kz * zd1;
     f1 = law->sigma0 * z1 + law->sigma1 * zd1 + law->sigma2 * (v_t + k1 * zd1) +
          noise;

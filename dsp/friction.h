@@ -129,7 +129,10 @@ typedef struct friction {
   double zdot_past[2];   /* z' one and two steps before */
   double v;              /* relative velocity, last instant */
   double relax;          /* -dz'/dz of the bristles, 1/s */
-  int substeps;          /* per sample */
+  double zdot_v;         /* dz'/dv of the bristles */
+  /* v~ and z~ one, two and three steps before (kept with noise on) */
+  double v_t_past[3], z_t_past[3];
+  int substeps; /* per sample */
   bool object_changed;
   friction_track track;
   bool tracking; /* track holds the object's motion */
