@@ -718,8 +718,7 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   }
   pv = ot->point_v + c->sum_next_bv * ot->pending;
   pr = ot->right_v + c->sum_right_next_bv * ot->pending;
-  modal_advance(o, c, ot->pending - ot->applied, &ot->point_v, &ot->right_v);
-  ot->applied = 0.0;
+  const double to_apply = ot->pending - ot->applied;
   const double v_free = ex_v - pv;
 
   double f1 = 0.0, z1 = 0.0, zd1 = 0.0;
@@ -774,6 +773,13 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
          noise;
   }
   const double f = 0.5 * (fr->force + f1);
+  /* the modes' pass for the last step's force, which also gives their
+   * free motion over the next step (the solve above did not need it):
+   * after the solve in program order, so that the processor starts the
+   * solve, a chain of dependent operations, before the modes' many
+   * independent ones fill its window, and runs them beside it */
+  modal_advance(o, c, to_apply, &ot->point_v, &ot->right_v);
+  ot->applied = 0.0;
   ot->pending = f;
   ot->left = pv + c->sum_bv * f;
   ot->right = pr + c->sum_right_bv * f;
