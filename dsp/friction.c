@@ -74,45 +74,144 @@ bristles_scaled(const bristles* per_newton, double fn)
                     per_newton->largest * fn};
 }
 
-/* e^{-r2}, with a memo of the last value computed in full: the iterates of
- * one Newton solve differ little in v, and e^{-r2} = e^{-r2'} e^{-d} with
- * e^{-d} by its series to d^4 is exact to rounding for |d| < 1e-3 */
-typedef struct gaussian_memo {
-  double r2, e;
-} gaussian_memo;
+/* 2^{-j/256}, j = 0..255, correctly rounded */
+static const double exp2_neg_256th[256] = {
+    0x1.0000000000000p+0, 0x1.fe9d96b2a23d9p-1, 0x1.fd3c22b8f71f1p-1,
+    0x1.fbdba3692d514p-1, 0x1.fa7c1819e90d8p-1, 0x1.f91d802243c89p-1,
+    0x1.f7bfdad9cbe14p-1, 0x1.f6632798844f8p-1, 0x1.f50765b6e4540p-1,
+    0x1.f3ac948dd7274p-1, 0x1.f252b376bba97p-1, 0x1.f0f9c1cb6412ap-1,
+    0x1.efa1bee615a27p-1, 0x1.ee4aaa2188510p-1, 0x1.ecf482d8e67f1p-1,
+    0x1.eb9f4867cca6ep-1, 0x1.ea4afa2a490dap-1, 0x1.e8f7977cdb740p-1,
+    0x1.e7a51fbc74c83p-1, 0x1.e653924676d76p-1, 0x1.e502ee78b3ff6p-1,
+    0x1.e3b333b16ee12p-1, 0x1.e264614f5a129p-1, 0x1.e11676b197d17p-1,
+    0x1.dfc97337b9b5fp-1, 0x1.de7d5641c0658p-1, 0x1.dd321f301b460p-1,
+    0x1.dbe7cd63a8315p-1, 0x1.da9e603db3285p-1, 0x1.d955d71ff6075p-1,
+    0x1.d80e316c98398p-1, 0x1.d6c76e862e6d3p-1, 0x1.d5818dcfba487p-1,
+    0x1.d43c8eacaa1d6p-1, 0x1.d2f87080d89f2p-1, 0x1.d1b532b08c968p-1,
+    0x1.d072d4a07897cp-1, 0x1.cf3155b5bab74p-1, 0x1.cdf0b555dc3fap-1,
+    0x1.ccb0f2e6d1675p-1, 0x1.cb720dcef9069p-1, 0x1.ca3405751c4dbp-1,
+    0x1.c8f6d9406e7b5p-1, 0x1.c7ba88988c933p-1, 0x1.c67f12e57d14bp-1,
+    0x1.c544778fafb22p-1, 0x1.c40ab5fffd07ap-1, 0x1.c2d1cd9fa652cp-1,
+    0x1.c199bdd85529cp-1, 0x1.c06286141b33dp-1, 0x1.bf2c25bd71e09p-1,
+    0x1.bdf69c3f3a207p-1, 0x1.bcc1e904bc1d2p-1, 0x1.bb8e0b79a6f1fp-1,
+    0x1.ba5b030a1064ap-1, 0x1.b928cf22749e4p-1, 0x1.b7f76f2fb5e47p-1,
+    0x1.b6c6e29f1c52ap-1, 0x1.b59728de5593ap-1, 0x1.b468415b749b1p-1,
+    0x1.b33a2b84f15fbp-1, 0x1.b20ce6c9a8952p-1, 0x1.b0e07298db666p-1,
+    0x1.afb4ce622f2ffp-1, 0x1.ae89f995ad3adp-1, 0x1.ad5ff3a3c2774p-1,
+    0x1.ac36bbfd3f37ap-1, 0x1.ab0e521356ebap-1, 0x1.a9e6b5579fdbfp-1,
+    0x1.a8bfe53c12e59p-1, 0x1.a799e1330b358p-1, 0x1.a674a8af46052p-1,
+    0x1.a5503b23e255dp-1, 0x1.a42c980460ad8p-1, 0x1.a309bec4a2d33p-1,
+    0x1.a1e7aed8eb8bbp-1, 0x1.a0c667b5de565p-1, 0x1.9fa5e8d07f29ep-1,
+    0x1.9e86319e32323p-1, 0x1.9d674194bb8d5p-1, 0x1.9c49182a3f090p-1,
+    0x1.9b2bb4d53fe0dp-1, 0x1.9a0f170ca07bap-1, 0x1.98f33e47a22a2p-1,
+    0x1.97d829fde4e50p-1, 0x1.96bdd9a7670b3p-1, 0x1.95a44cbc8520fp-1,
+    0x1.948b82b5f98e5p-1, 0x1.93737b0cdc5e5p-1, 0x1.925c353aa2fe2p-1,
+    0x1.9145b0b91ffc6p-1, 0x1.902fed0282c8ap-1, 0x1.8f1ae99157736p-1,
+    0x1.8e06a5e0866d9p-1, 0x1.8cf3216b5448cp-1, 0x1.8be05bad61778p-1,
+    0x1.8ace5422aa0dbp-1, 0x1.89bd0a478580fp-1, 0x1.88ac7d98a6699p-1,
+    0x1.879cad931a436p-1, 0x1.868d99b4492edp-1, 0x1.857f4179f5b21p-1,
+    0x1.8471a4623c7adp-1, 0x1.8364c1eb941f7p-1, 0x1.82589994cce13p-1,
+    0x1.814d2add106d9p-1, 0x1.80427543e1a12p-1, 0x1.7f3878491c491p-1,
+    0x1.7e2f336cf4e62p-1, 0x1.7d26a62ff86f0p-1, 0x1.7c1ed0130c132p-1,
+    0x1.7b17b0976cfdbp-1, 0x1.7a11473eb0187p-1, 0x1.790b938ac1cf6p-1,
+    0x1.780694fde5d3fp-1, 0x1.77024b1ab6e09p-1, 0x1.75feb564267c9p-1,
+    0x1.74fbd35d7cbfdp-1, 0x1.73f9a48a58174p-1, 0x1.72f8286ead08ap-1,
+    0x1.71f75e8ec5f74p-1, 0x1.70f7466f42e87p-1, 0x1.6ff7df9519484p-1,
+    0x1.6ef9298593ae5p-1, 0x1.6dfb23c651a2fp-1, 0x1.6cfdcddd47645p-1,
+    0x1.6c012750bdabfp-1, 0x1.6b052fa75173ep-1, 0x1.6a09e667f3bcdp-1,
+    0x1.690f4b19e9538p-1, 0x1.68155d44ca973p-1, 0x1.671c1c70833f6p-1,
+    0x1.6623882552225p-1, 0x1.652b9febc8fb7p-1, 0x1.6434634ccc320p-1,
+    0x1.633dd1d1929fdp-1, 0x1.6247eb03a5585p-1, 0x1.6152ae6cdf6f4p-1,
+    0x1.605e1b976dc09p-1, 0x1.5f6a320dceb71p-1, 0x1.5e76f15ad2148p-1,
+    0x1.5d84590998b93p-1, 0x1.5c9268a5946b7p-1, 0x1.5ba11fba87a03p-1,
+    0x1.5ab07dd485429p-1, 0x1.59c0827ff07ccp-1, 0x1.58d12d497c7fdp-1,
+    0x1.57e27dbe2c4cfp-1, 0x1.56f4736b527dap-1, 0x1.56070dde910d2p-1,
+    0x1.551a4ca5d920fp-1, 0x1.542e2f4f6ad27p-1, 0x1.5342b569d4f82p-1,
+    0x1.5257de83f4eefp-1, 0x1.516daa2cf6642p-1, 0x1.508417f4531eep-1,
+    0x1.4f9b2769d2ca7p-1, 0x1.4eb2d81d8abffp-1, 0x1.4dcb299fddd0dp-1,
+    0x1.4ce41b817c114p-1, 0x1.4bfdad5362a27p-1, 0x1.4b17dea6db7d7p-1,
+    0x1.4a32af0d7d3dep-1, 0x1.494e1e192aed2p-1, 0x1.486a2b5c13cd0p-1,
+    0x1.4786d668b3237p-1, 0x1.46a41ed1d0057p-1, 0x1.45c2042a7d232p-1,
+    0x1.44e086061892dp-1, 0x1.43ffa3f84b9d4p-1, 0x1.431f5d950a897p-1,
+    0x1.423fb2709468ap-1, 0x1.4160a21f72e2ap-1, 0x1.40822c367a024p-1,
+    0x1.3fa4504ac801cp-1, 0x1.3ec70df1c5175p-1, 0x1.3dea64c123422p-1,
+    0x1.3d0e544ede173p-1, 0x1.3c32dc313a8e5p-1, 0x1.3b57fbfec6cf4p-1,
+    0x1.3a7db34e59ff7p-1, 0x1.39a401b7140efp-1, 0x1.38cae6d05d866p-1,
+    0x1.37f26231e754ap-1, 0x1.371a7373aa9cbp-1, 0x1.36431a2de883bp-1,
+    0x1.356c55f929ff1p-1, 0x1.3496266e3fa2dp-1, 0x1.33c08b26416ffp-1,
+    0x1.32eb83ba8ea32p-1, 0x1.32170fc4cd831p-1, 0x1.31432edeeb2fdp-1,
+    0x1.306fe0a31b715p-1, 0x1.2f9d24abd886bp-1, 0x1.2ecafa93e2f56p-1,
+    0x1.2df961f641589p-1, 0x1.2d285a6e4030bp-1, 0x1.2c57e39771b2fp-1,
+    0x1.2b87fd0dad990p-1, 0x1.2ab8a66d10f13p-1, 0x1.29e9df51fdee1p-1,
+    0x1.291ba7591bb70p-1, 0x1.284dfe1f56381p-1, 0x1.2780e341ddf29p-1,
+    0x1.26b4565e27cddp-1, 0x1.25e85711ece75p-1, 0x1.251ce4fb2a63fp-1,
+    0x1.2451ffb82140ap-1, 0x1.2387a6e756238p-1, 0x1.22bdda27912d1p-1,
+    0x1.21f49917ddc96p-1, 0x1.212be3578a819p-1, 0x1.2063b88628cd6p-1,
+    0x1.1f9c18438ce4dp-1, 0x1.1ed5022fcd91dp-1, 0x1.1e0e75eb44027p-1,
+    0x1.1d4873168b9aap-1, 0x1.1c82f95281c6bp-1, 0x1.1bbe084045cd4p-1,
+    0x1.1af99f8138a1cp-1, 0x1.1a35beb6fcb75p-1, 0x1.1972658375d2fp-1,
+    0x1.18af9388c8deap-1, 0x1.17ed48695bbc0p-1, 0x1.172b83c7d517bp-1,
+    0x1.166a45471c3c2p-1, 0x1.15a98c8a58e51p-1, 0x1.14e95934f312ep-1,
+    0x1.1429aaea92de0p-1, 0x1.136a814f204abp-1, 0x1.12abdc06c31ccp-1,
+    0x1.11edbab5e2ab6p-1, 0x1.11301d0125b51p-1, 0x1.1073028d7233ep-1,
+    0x1.0fb66affed31bp-1, 0x1.0efa55fdfa9c5p-1, 0x1.0e3ec32d3d1a2p-1,
+    0x1.0d83b23395decp-1, 0x1.0cc922b7247f7p-1, 0x1.0c0f145e46c85p-1,
+    0x1.0b5586cf9890fp-1, 0x1.0a9c79b1f3919p-1, 0x1.09e3ecac6f383p-1,
+    0x1.092bdf66607e0p-1, 0x1.0874518759bc8p-1, 0x1.07bd42b72a836p-1,
+    0x1.0706b29ddf6dep-1, 0x1.0650a0e3c1f89p-1, 0x1.059b0d3158574p-1,
+    0x1.04e5f72f654b1p-1, 0x1.04315e86e7f85p-1, 0x1.037d42e11bbccp-1,
+    0x1.02c9a3e778061p-1, 0x1.02168143b0281p-1, 0x1.0163da9fb3335p-1,
+    0x1.00b1afa5abcbfp-1,
+};
 
+/* e^{-x} for x >= 0, inline and short in latency: the Stribeck curve is
+ * on the path from one sample's force to the next one's (libm's exp() is
+ * a call through a wrapper).  x = (256 q + j) ln2 / 256 + r with
+ * |r| <= ln2 / 512, so e^{-x} = 2^{-q} 2^{-j/256} e^{-r}, e^{-r} - 1 by
+ * its series to r^4 (the next term is below 4e-17): within an ulp of
+ * libm's exp(-x).  Beyond x = 708, 2^{-q} would be subnormal: libm there
+ * (e^{-x} is then below 1e-307 and changes no z_ss), 0 past its
+ * underflow. */
 static DSP_INLINE double
-gaussian(double r2, gaussian_memo* memo)
+exp_neg(double x)
 {
-  const double d = r2 - memo->r2;
-  if (fabs(d) < 1e-3)
-    return memo->e *
-           (1.0 - d * (1.0 - d * (0.5 - d * (1.0 / 6.0 - d * (1.0 / 24.0)))));
-  memo->r2 = r2;
-  memo->e = exp(-r2);
-  return memo->e;
+  if (!(x < 708.0))
+    return x >= 746.0 ? 0.0 : exp(-x);
+  const double shift = 0x1.8p52; /* adding it rounds to an integer */
+  const double ln2_256_hi = 0x1.62e42fee00000p-9,
+               ln2_256_lo = 0x1.a39ef35793c76p-41;
+  const double big = x * (256.0 / 0.69314718055994530942) + shift;
+  uint64_t n;
+  memcpy(&n, &big, sizeof(n));
+  n &= 0x3ffff; /* x < 708: n < 2^18 */
+  const uint64_t scale_bits = (uint64_t)(1023 - (n >> 8)) << 52;
+  double scale;
+  memcpy(&scale, &scale_bits, sizeof(scale));
+  const double t = exp2_neg_256th[n & 255] * scale; /* exact */
+  const double nd = big - shift;
+  const double r = (x - nd * ln2_256_hi) - nd * ln2_256_lo;
+  const double r2 = r * r;
+  /* e^{-r} - 1, added last to the table's value: one rounding on it */
+  const double q = r2 * ((0.5 - r * (1.0 / 6.0)) + r2 * (1.0 / 24.0)) - r;
+  return t + t * q;
 }
 
 /* |z_ss|(v) and its derivative in v (eq 8.48 without the sign) */
 static DSP_INLINE double
-steady_magnitude(const bristles* b, double v, double* dm_dv,
-                 gaussian_memo* memo)
+steady_magnitude(const bristles* b, double v, double* dm_dv)
 {
   const double r = v * b->inv_vs;
-  const double e = b->dip * gaussian(r * r, memo);
+  const double e = b->dip * exp_neg(r * r);
   *dm_dv = -2.0 * r * b->inv_vs * e;
   return b->base + e;
 }
-
-static const gaussian_memo no_memo = {-INFINITY, 0.0};
 
 double
 friction_steady_z(const friction_law* law, double fn, double v, double* dz_dv)
 {
   const bristles b = bristles_of(law, fn);
-  gaussian_memo memo = no_memo;
   double dm;
-  const double m = steady_magnitude(&b, v, &dm, &memo);
+  const double m = steady_magnitude(&b, v, &dm);
   *dz_dv = sign(v) * dm;
   return sign(v) * m;
 }
@@ -132,14 +231,14 @@ typedef struct zdot_eval {
 } zdot_eval;
 
 static DSP_INLINE void
-zdot(const bristles* b, double v, double z, gaussian_memo* memo, zdot_eval* e)
+zdot(const bristles* b, double v, double z, zdot_eval* e)
 {
   if (v == 0.0) {
     *e = (zdot_eval){.d_dv = 1.0};
     return;
   }
   double m_v;
-  const double m = steady_magnitude(b, v, &m_v, memo);
+  const double m = steady_magnitude(b, v, &m_v);
   const double a = fabs(z);
   /* alpha and its partials in |z| and in |z_ss| (eqs 8.18-8.19, 8.46-8.47):
    * zero unless z and v agree in sign and |z| passed breakaway, one from
@@ -147,8 +246,8 @@ zdot(const bristles* b, double v, double z, gaussian_memo* memo, zdot_eval* e)
    * selected: stick-slip moves between them too often for a branch to be
    * predicted.  z_ba < z_ss, so span > 0. */
   const double span = m - b->zba;
-  const double q = 1.0 / (m * span);
-  const double inv_m = span * q, inv_span = m * q;
+  /* two divisions side by side: shorter than one of the product */
+  const double inv_m = 1.0 / m, inv_span = 1.0 / span;
   const double u = (a - 0.5 * (m + b->zba)) * inv_span;
   const double u_m = (b->zba - a) * inv_span * inv_span;
   double sn, cs;
@@ -216,6 +315,28 @@ zdot_second_partials(const bristles* b, const zdot_eval* e, double* d_vv,
   *d_vv = -2.0 * e->phi_m * m_V - e->v * (phi_mm * m_V * m_V + e->phi_m * m_VV);
 }
 
+/* Whether Chebyshev's step lands where Newton's step dx missed (see
+ * newton_step_is_final); then *correction is its second-order term. */
+static DSP_INLINE bool
+chebyshev_lands(const bristles* b, const zdot_eval* e, double dz, double dv,
+                double du, double g2, double slope, double dx, double g2_change,
+                double allowed, double* correction)
+{
+  /* the relative change of g''s other factors along the step, and the
+   * correction's relative size g'' dx / g' */
+  const double r = e->v * b->inv_vs;
+  const double others =
+      4.0 * (du + dv / e->v + dv * b->inv_vs * (1.0 + 2.0 * r) +
+             fabs(dz) / e->a + fabs(e->m_v) * dv * e->inv_span);
+  const double relative = fabs(g2 * dx / slope);
+  /* its bound rests on those scales, so it is asked to be well inside */
+  if (!(g2_change + fabs(g2) * dx * dx * (others + 2.0 * relative) <=
+        0.01 * allowed))
+    return false;
+  *correction = -0.5 * g2 * dx * dx / slope;
+  return true;
+}
+
 /* Whether the Newton step x -> x + dx from an evaluation e at (v, z) lands
  * on the root to within `tolerance` without evaluating z' there.  Along
  * the step v = v + k1 x, z = z + kz x, and the residual g = z' - x has
@@ -226,11 +347,19 @@ zdot_second_partials(const bristles* b, const zdot_eval* e, double* d_vv,
  * change of g'' along the step, which is dominated by that of S'' in
  * alpha = (1 + S(u)) / 2, S = sin(pi u): g'' holds -|v z| S'' u'^2 / (2
  * |z_ss|), and S'' changes by at most pi^3 du inside the transition, by
- * pi^2 across its ends. */
+ * pi^2 across its ends.
+ *
+ * When the error left is above the tolerance but small against the step,
+ * the step is corrected by it: to second order the root is at
+ * dx - g'' dx^2 / (2 g') (Chebyshev's step), and what that leaves is the
+ * change of g'' along the step (S'' as above; the other factors of g'',
+ * smooth on the scales the step is short against, by a few times the
+ * step over those scales) and the square of the correction's relative
+ * size.  Then `correction` is set (else it is left at 0). */
 static DSP_INLINE bool
 newton_step_is_final(const bristles* b, const zdot_eval* e, double v, double z,
                      double k1, double kz, double slope, double dx,
-                     double tolerance)
+                     double tolerance, double* correction)
 {
   const double v1 = v + k1 * dx, z1 = z + kz * dx;
   if (!(v1 * v > 0.0))
@@ -252,12 +381,20 @@ newton_step_is_final(const bristles* b, const zdot_eval* e, double v, double z,
                                        : 0.0;
   double d_vv, d_vz, d_zz;
   zdot_second_partials(b, e, &d_vv, &d_vz, &d_zz);
-  const double g2 =
-      fabs(k1 * k1 * d_vv + 2.0 * k1 * kz * d_vz + kz * kz * d_zz);
+  /* g'' of |z'| along the step (that of z' times the sign of v) */
+  const double g2_mag = k1 * k1 * d_vv + 2.0 * k1 * kz * d_vz + kz * kz * d_zz;
+  const double g2 = fabs(g2_mag);
   const double g2_change =
       0.5 * s2_change * e->v * e->a * e->inv_m * du * du; /* times dx^2 */
   const double left = g2 * dx * dx + g2_change;
-  return left <= 0.1 * fabs(slope * dx) && left <= tolerance * fabs(slope);
+  const double small = fabs(slope) * fabs(dx) * 0.1;
+  if (!(left <= small))
+    return false;
+  const double allowed = tolerance * fabs(slope);
+  if (left <= allowed)
+    return true;
+  return chebyshev_lands(b, e, kz * dx, dv, du, v > 0.0 ? g2_mag : -g2_mag,
+                         slope, dx, g2_change, allowed, correction);
 }
 
 double
@@ -265,9 +402,8 @@ friction_zdot(const friction_law* law, double fn, double v, double z,
               double* d_dv, double* d_dz)
 {
   const bristles b = bristles_of(law, fn);
-  gaussian_memo memo = no_memo;
   zdot_eval e;
-  zdot(&b, v, z, &memo, &e);
+  zdot(&b, v, z, &e);
   *d_dv = e.d_dv;
   *d_dz = e.d_dz;
   return e.value;
@@ -278,9 +414,8 @@ friction_zdot_second(const friction_law* law, double fn, double v, double z,
                      double* d_vv, double* d_vz, double* d_zz)
 {
   const bristles b = bristles_of(law, fn);
-  gaussian_memo memo = no_memo;
   zdot_eval e;
-  zdot(&b, v, z, &memo, &e);
+  zdot(&b, v, z, &e);
   *d_vv = *d_vz = *d_zz = 0.0;
   if (e.engaged)
     zdot_second_partials(&b, &e, d_vv, d_vz, d_zz);
@@ -370,7 +505,9 @@ friction_reset(friction* fr)
 {
   fr->z = fr->zdot = fr->force = fr->v = fr->fn = 0.0;
   fr->zdot_past[0] = fr->zdot_past[1] = 0.0;
-  fr->relax = 0.0;
+  fr->relax = fr->zdot_v = 0.0;
+  memset(fr->v_t_past, 0, sizeof(fr->v_t_past));
+  memset(fr->z_t_past, 0, sizeof(fr->z_t_past));
   fr->exciter_v = fr->anchor_v = 0.0;
   fr->tracking = false; /* the object may be reset with it */
   fr->mean_force = fr->mean_slip = 0.0;
@@ -443,12 +580,12 @@ engaged_bracket(const bristles* b, double v_t, double k1, double z_t, double kz,
 
 static DSP_INLINE double
 solve_zdot(newton_stats* stats, const bristles* b, double v_t, double k1,
-           double z_t, double kz, double guess, gaussian_memo* memo,
-           double* relax)
+           double z_t, double kz, double guess, double* relax, double* rate_v)
 {
   const double stick = v_t / (1.0 - k1), z_stick = z_t + kz * stick;
   if (stick == 0.0 || (stick > 0.0 ? z_stick : -z_stick) <= b->zba) {
     *relax = 0.0;
+    *rate_v = 1.0;
     newton_stats_count(stats, 1, true);
     return stick;
   }
@@ -467,9 +604,10 @@ solve_zdot(newton_stats* stats, const bristles* b, double v_t, double k1,
   for (; it <= NEWTON_CAP; ++it) {
     const double v = v_t + k1 * x, z = z_t + kz * x;
     zdot_eval e;
-    zdot(b, v, z, memo, &e);
+    zdot(b, v, z, &e);
     const double g = e.value - x;
     *relax = -e.d_dz; /* the bristles' relaxation rate, for the next step */
+    *rate_v = e.d_dv;
     if (g == 0.0) {
       converged = true;
       break;
@@ -477,8 +615,10 @@ solve_zdot(newton_stats* stats, const bristles* b, double v_t, double k1,
     const double slope = e.d_dv * k1 + e.d_dz * kz - 1.0;
     double next = x - g / slope;
     const double tolerance = tolerance_of(next, guess, v_t);
-    if (newton_step_is_final(b, &e, v, z, k1, kz, slope, next - x, tolerance)) {
-      x = next;
+    double correction = 0.0;
+    if (newton_step_is_final(b, &e, v, z, k1, kz, slope, next - x, tolerance,
+                             &correction)) {
+      x = next + correction;
       converged = true;
       break;
     }
@@ -519,9 +659,8 @@ friction_solve_zdot(const friction_law* law, double fn, double v_t, double k1,
                     double z_t, double kz, double guess, newton_stats* stats)
 {
   const bristles b = bristles_of(law, fn);
-  gaussian_memo memo = no_memo;
-  double relax;
-  return solve_zdot(stats, &b, v_t, k1, z_t, kz, guess, &memo, &relax);
+  double relax, rate_v;
+  return solve_zdot(stats, &b, v_t, k1, z_t, kz, guess, &relax, &rate_v);
 }
 
 /* what stays constant over a friction_process() call */
@@ -529,8 +668,11 @@ typedef struct step_constants {
   const modal_coeffs* c;  /* object */
   const modal_coeffs* ex; /* exciter */
   double h;
-  double kv;      /* v1 = v_free + kv F */
-  double inv_den; /* 1 / (1 - kv sigma2 / 2) */
+  double kv;       /* v1 = v_free + kv F */
+  double inv_den;  /* 1 / (1 - kv sigma2 / 2) */
+  double half_kv;  /* kv / 2 / (1 - kv sigma2 / 2): v~ per newton */
+  double sigma0_v; /* sigma0 half_kv: v~ per metre of z~, k1 per s of kz */
+  double k1_0;     /* k1 at kz = 0 */
   bristles per_newton;
 } step_constants;
 
@@ -576,8 +718,7 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   }
   pv = ot->point_v + c->sum_next_bv * ot->pending;
   pr = ot->right_v + c->sum_right_next_bv * ot->pending;
-  modal_advance(o, c, ot->pending - ot->applied, &ot->point_v, &ot->right_v);
-  ot->applied = 0.0;
+  const double to_apply = ot->pending - ot->applied;
   const double v_free = ex_v - pv;
 
   double f1 = 0.0, z1 = 0.0, zd1 = 0.0;
@@ -591,28 +732,54 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
     const double theta = hl > 2.0 ? 1.0 - 1.0 / hl : 0.5;
     const double kz = theta * h;
     const double z_t = fr->z + (1.0 - theta) * h * fr->zdot;
+    /* v_free, through the exciter's motion under the last force, comes
+     * last */
     const double v_t =
-        (v_free + 0.5 * kv * (fr->force + law->sigma0 * z_t + noise)) *
-        k->inv_den;
-    const double k1 = 0.5 * kv * (kz * law->sigma0 + law->sigma1) * k->inv_den;
+        k->inv_den * v_free +
+        (k->half_kv * fr->force + (k->sigma0_v * z_t + k->half_kv * noise));
+    const double k1 = k->sigma0_v * kz + k->k1_0;
     const bristles b = bristles_scaled(&k->per_newton, fn);
     /* the guess: z' extrapolated from the last three steps, unless the
      * bristles can cross their whole range, -z_ss to z_ss, within the
      * step: then they end it saturated, at z_ss */
     double guess = 3.0 * (fr->zdot - fr->zdot_past[0]) + fr->zdot_past[1];
-    gaussian_memo memo = no_memo;
+    if (law->sigma3 != 0.0) {
+      /* with noise v~ and z~ jolt from step to step where z' is
+       * extrapolated smoothly: the guess also takes the root's response
+       * (from the last solve's partials) to what they differ from their
+       * own extrapolations */
+      const double* vp = fr->v_t_past;
+      const double* zp = fr->z_t_past;
+      const double jolt_v = v_t - (3.0 * (vp[0] - vp[1]) + vp[2]);
+      const double jolt_z = z_t - (3.0 * (zp[0] - zp[1]) + zp[2]);
+      const double slope = fr->zdot_v * k1 - fr->relax * kz - 1.0;
+      guess -= (fr->zdot_v * jolt_v - fr->relax * jolt_z) / slope;
+      fr->v_t_past[2] = vp[1];
+      fr->v_t_past[1] = vp[0];
+      fr->v_t_past[0] = v_t;
+      fr->z_t_past[2] = zp[1];
+      fr->z_t_past[1] = zp[0];
+      fr->z_t_past[0] = z_t;
+    }
     if (fabs(v_t) * kz > 2.0 * b.largest) {
       double dm;
-      const double z_ss = sign(v_t) * steady_magnitude(&b, v_t, &dm, &memo);
+      const double z_ss = sign(v_t) * steady_magnitude(&b, v_t, &dm);
       guess = (z_ss - z_t) / kz;
     }
-    zd1 =
-        solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &memo, &fr->relax);
+    zd1 = solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &fr->relax,
+                     &fr->zdot_v);
     z1 = z_t + kz * zd1;
     f1 = law->sigma0 * z1 + law->sigma1 * zd1 + law->sigma2 * (v_t + k1 * zd1) +
          noise;
   }
   const double f = 0.5 * (fr->force + f1);
+  /* the modes' pass for the last step's force, which also gives their
+   * free motion over the next step (the solve above did not need it):
+   * after the solve in program order, so that the processor starts the
+   * solve, a chain of dependent operations, before the modes' many
+   * independent ones fill its window, and runs them beside it */
+  modal_advance(o, c, to_apply, &ot->point_v, &ot->right_v);
+  ot->applied = 0.0;
   ot->pending = f;
   ot->left = pv + c->sum_bv * f;
   ot->right = pr + c->sum_right_bv * f;
@@ -682,6 +849,9 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
                                                  : k.h / fr->exciter_mass) +
            k.c->sum_bv);
   k.inv_den = 1.0 / (1.0 - 0.5 * k.kv * fr->law.sigma2);
+  k.half_kv = 0.5 * k.kv * k.inv_den;
+  k.sigma0_v = k.half_kv * fr->law.sigma0;
+  k.k1_0 = k.half_kv * fr->law.sigma1;
   k.per_newton = bristles_of(&fr->law, 1.0);
   friction_track track = fr->track; /* a local the compiler keeps close */
   friction_track* ot = &track;

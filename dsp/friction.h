@@ -26,7 +26,8 @@
  * does not, and the delay-free loop between z', z, v and f is solved by the
  * K method for z' (eqs 8.36-8.48): in closed form while the bristles stick,
  * else by Newton-Raphson inside a bracket, usually in one step whose error
- * the second derivatives bound (see solve_zdot in friction.c).  When the
+ * the second derivatives bound, or correct to second order (Chebyshev's
+ * step) when it is a little over (see solve_zdot in friction.c).  When the
  * bristles and the exciter would resonate above a twelfth of the sample
  * rate, the sample is split into sub-steps.
  *
@@ -128,7 +129,10 @@ typedef struct friction {
   double zdot_past[2];   /* z' one and two steps before */
   double v;              /* relative velocity, last instant */
   double relax;          /* -dz'/dz of the bristles, 1/s */
-  int substeps;          /* per sample */
+  double zdot_v;         /* dz'/dv of the bristles */
+  /* v~ and z~ one, two and three steps before (kept with noise on) */
+  double v_t_past[3], z_t_past[3];
+  int substeps; /* per sample */
   bool object_changed;
   friction_track track;
   bool tracking; /* track holds the object's motion */

@@ -227,6 +227,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   long touching = 0;
   /* the ball's turn, as a phasor rotated step by step */
   double turn_c = r->turn_c, turn_s = r->turn_s;
+  double turn_travel = 0.0, cq = 1.0, sq = 0.0; /* the turn of one step */
   const double e = ROLLING_MAX_ECCENTRICITY * r->asymmetry * radius;
   for (int t = 0; t < frames; ++t) {
     double left = 0.0, right = 0.0;
@@ -237,9 +238,12 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
           fabs(dv) <= dv_max ? r->target : r->speed + copysign(dv_max, dv);
       const double travel = r->speed * h;
       r->distance += travel;
-      const double q = travel / radius, q2 = q * q;
-      const double cq = 1.0 - q2 * (0.5 - q2 * (1.0 / 24.0 - q2 / 720.0));
-      const double sq = q * (1.0 - q2 * (1.0 / 6.0 - q2 / 120.0));
+      if (travel != turn_travel) { /* at a steady speed, once */
+        turn_travel = travel;
+        const double q = travel / radius, q2 = q * q;
+        cq = 1.0 - q2 * (0.5 - q2 * (1.0 / 24.0 - q2 / 720.0));
+        sq = q * (1.0 - q2 * (1.0 / 6.0 - q2 / 120.0));
+      }
       const double c_new = turn_c * cq - turn_s * sq;
       turn_s = turn_s * cq + turn_c * sq;
       turn_c = c_new;

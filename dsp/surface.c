@@ -4,6 +4,10 @@
 #include <math.h>
 #include <string.h>
 
+/* the envelope's ring is indexed with a mask */
+_Static_assert((SURFACE_SAMPLES & (SURFACE_SAMPLES - 1)) == 0,
+               "SURFACE_SAMPLES must be a power of two");
+
 /* the profile's band: wavelengths from 10 cm to 2.5 spacings */
 static const double longest_wavelength = 0.1; /* m */
 static const double clip = 4.0;               /* RMS */
@@ -20,10 +24,24 @@ surface_init(surface* s, uint64_t seed)
   surface_set_patch(s, SURFACE_SPACING);
 }
 
+/* indices stay far below 2^63: converted as signed, which x86-64 does in
+ * one instruction (unsigned takes a branch and several) */
+static inline double
+index_to_double(uint64_t i)
+{
+  return (double)(int64_t)i;
+}
+
+static inline uint64_t
+double_to_index(double u)
+{
+  return (uint64_t)(int64_t)u;
+}
+
 static double
 sample_x(uint64_t i)
 {
-  return (double)i * SURFACE_SPACING;
+  return index_to_double(i) * SURFACE_SPACING;
 }
 
 /* where parabola j starts to rise above parabola i < j */
@@ -43,7 +61,7 @@ add_arc(surface* s, uint64_t j)
 {
   double start = -INFINITY;
   while (s->arc_count > 0) {
-    const int back = (s->arc_first + s->arc_count - 1) % SURFACE_SAMPLES;
+    const int back = (s->arc_first + s->arc_count - 1) & (SURFACE_SAMPLES - 1);
     start = crossing(s, s->arc[back], j);
     if (s->arc_count > 1 && start <= s->arc_start[back]) {
       --s->arc_count;
@@ -51,7 +69,7 @@ add_arc(surface* s, uint64_t j)
     }
     break;
   }
-  const int at = (s->arc_first + s->arc_count) % SURFACE_SAMPLES;
+  const int at = (s->arc_first + s->arc_count) & (SURFACE_SAMPLES - 1);
   s->arc[at] = j;
   s->arc_start[at] = start;
   ++s->arc_count;
@@ -104,8 +122,8 @@ double
 surface_profile(const surface* s, double position)
 {
   const double u = position / SURFACE_SPACING;
-  const uint64_t i = (uint64_t)u;
-  const double t = u - (double)i;
+  const uint64_t i = double_to_index(u);
+  const double t = u - index_to_double(i);
   const double h0 = s->height[i % SURFACE_SAMPLES];
   const double h1 = s->height[(i + 1) % SURFACE_SAMPLES];
   return h0 + t * (h1 - h0);
@@ -127,8 +145,8 @@ envelope_at(surface* s, uint64_t i)
   }
   /* arcs the ball has passed */
   while (s->arc_count > 1 &&
-         s->arc_start[(s->arc_first + 1) % SURFACE_SAMPLES] <= x) {
-    s->arc_first = (s->arc_first + 1) % SURFACE_SAMPLES;
+         s->arc_start[(s->arc_first + 1) & (SURFACE_SAMPLES - 1)] <= x) {
+    s->arc_first = (s->arc_first + 1) & (SURFACE_SAMPLES - 1);
     --s->arc_count;
   }
   const uint64_t j = s->arc[s->arc_first];
@@ -145,6 +163,7 @@ envelope_at(surface* s, uint64_t i)
 static void
 sum_patch(surface* s)
 {
+  s->cell = UINT64_MAX; /* the means move */
   const uint64_t last = s->ride_next - 1;
   s->sum_c = s->sum_m = 0.0;
   for (int k = 0; k <= s->w1; ++k)
@@ -185,7 +204,7 @@ double
 surface_ride(surface* s, double position)
 {
   const double u = position / SURFACE_SPACING;
-  const uint64_t i = u > 0.0 ? (uint64_t)u : 0;
+  const uint64_t i = u > 0.0 ? double_to_index(u) : 0;
   if (s->ride_next == 0) {
     /* before the first sample the surface is as flat as at it */
     const double c = envelope_at(s, 0);
@@ -216,11 +235,18 @@ surface_ride(surface* s, double position)
    * x[i - w2] and x[i], plus the part of cell i up to X, less that of cell
    * i - w2 */
   const int w = s->w2;
-  const double t = u > 0.0 ? u - (double)i : 0.0;
-  const double m0 = m_at(s, i), m1 = m_at(s, i + 1);
-  const double b0 = m_at(s, i - (uint64_t)w), b1 = m_at(s, i - (uint64_t)w + 1);
-  const double whole = s->sum_m - m1 + b1 + b0 - 0.5 * (b0 + m0);
+  const double t = u > 0.0 ? u - index_to_double(i) : 0.0;
+  if (i != s->cell || s->ride_next != s->cell_next) {
+    s->cell = i;
+    s->cell_next = s->ride_next;
+    s->m0 = m_at(s, i);
+    s->m1 = m_at(s, i + 1);
+    s->b0 = m_at(s, i - (uint64_t)w);
+    s->b1 = m_at(s, i - (uint64_t)w + 1);
+    s->whole = s->sum_m - s->m1 + s->b1 + s->b0 - 0.5 * (s->b0 + s->m0);
+  }
+  const double m0 = s->m0, m1 = s->m1, b0 = s->b0, b1 = s->b1;
   const double ahead = t * m0 + 0.5 * t * t * (m1 - m0);
   const double behind = t * b0 + 0.5 * t * t * (b1 - b0);
-  return (whole + ahead - behind) / w;
+  return (s->whole + ahead - behind) / w;
 }

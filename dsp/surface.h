@@ -64,6 +64,10 @@ typedef struct surface {
   uint64_t ride_next;             /* the next sample to take c at */
   int w1, w2;                     /* samples of the two means */
   double sum_c, sum_m;            /* their running sums */
+  /* what the ride in one cell needs of the means, kept while the ball
+   * stays in it (cell is UINT64_MAX when there is none) */
+  uint64_t cell, cell_next; /* the cell, and ride_next when it was taken */
+  double whole, m0, m1, b0, b1;
 } surface;
 
 void surface_init(surface* s, uint64_t seed);
