@@ -455,13 +455,13 @@ modal_reset(modal_object* o)
   memset(o->v, 0, sizeof(o->v));
 }
 
-bool
+DSP_VECTOR_CLONES bool
 modal_is_finite(const modal_object* o)
 {
-  double s = 0.0;
-  for (int l = 0; l < o->n; ++l)
-    s += o->x[l] * 0.0 + o->v[l] * 0.0;
-  return s == 0.0; /* NaN or Inf anywhere makes the sum NaN */
+  modal_vec s = {0};
+  for (int l = 0; l < o->n; l += MODAL_LANES)
+    s += LOAD(o->x + l) * 0.0 + LOAD(o->v + l) * 0.0;
+  return lanes_sum(&s) == 0.0; /* NaN or Inf anywhere makes the sum NaN */
 }
 
 /* modal_correct() and then modal_bounds() of the corrected state, in one

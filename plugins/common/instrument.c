@@ -318,12 +318,17 @@ render(instrument* in, uint32_t from, uint32_t to)
     /* output gain, smoothed so that automation does not click */
     double g = in->gain_now;
     const double target = in->object.gain;
-    for (int t = 0; t < frames; ++t) {
+    int t = 0;
+    for (; t < frames && g != target; ++t) {
       g += (target - g) * in->gain_coeff;
       /* arrived: within the float output's resolution of the target, so
        * that a gain once moved ends exactly where a fresh one starts */
       if (fabs(g - target) <= gain_arrived * fabs(target))
         g = target;
+      out_l[from + t] *= (float)g;
+      out_r[from + t] *= (float)g;
+    }
+    for (; t < frames; ++t) { /* arrived: a loop that vectorises */
       out_l[from + t] *= (float)g;
       out_r[from + t] *= (float)g;
     }

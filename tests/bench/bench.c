@@ -15,8 +15,8 @@
  * (the share of one core they take).  Rolling: a marble at
  * 0.3 m/s (skipping from bump to bump) and at 0.03 m/s (in contact).
  * Plugin level: run() of the built plugins through lilv playing the same
- * cases with 16 voices of 16 modes, per voice against the DSP level with
- * 16 modes.  Also the Newton
+ * cases with 16 voices of 16 modes, per voice against the DSP level's 16
+ * voices of 16 modes.  Also the Newton
  * iteration histograms.
  *
  * usage: bench [--quick | --seconds S] [--only SECTION] [--no-limit] (--quick:
@@ -151,37 +151,41 @@ run_friction(int voices, int modes, double sigma3, double seconds,
   return 1e9 * best / (blocks * BLOCK);
 }
 
-/* ns per sample of one rolling voice: a marble (5 g, radius 8 mm, k 1e9,
- * mu 0.3) at `speed` on the plate-like object, surface 1 um RMS, beta 1.5 */
+/* ns per sample of `voices` rolling voices: a marble (5 g, radius 8 mm, k
+ * 1e9, mu 0.3) at `speed` on the plate-like object, surface 1 um RMS, beta
+ * 1.5; *out: the first voice (its contact fraction averaged over the run) */
 static double
-run_rolling(int modes, double speed, double seconds, rolling** out)
+run_rolling(int voices, int modes, double speed, double seconds, rolling** out)
 {
-  static modal_object o;
-  static rolling r;
+  static modal_object o[MAX_VOICES];
+  static rolling r[MAX_VOICES];
   static float l[BLOCK], rr[BLOCK];
   voice v;
   setup(&v, modes);
-  o = v.object;
-  rolling_init(&r, rate, 1);
-  rolling_set_law(&r, (impact_law){1e9, 1.5, 0.3});
-  rolling_set_ball(&r, 0.005, 8e-3, 0.005 * 9.81);
-  rolling_set_surface(&r, 1.5, 1e-6);
-  rolling_set_asymmetry(&r, 0.2);
-  rolling_place(&r, &o);
-  rolling_set_speed(&r, speed, 0.05);
+  for (int k = 0; k < voices; ++k) {
+    o[k] = v.object;
+    rolling_init(&r[k], rate, 1 + (unsigned)k);
+    rolling_set_law(&r[k], (impact_law){1e9, 1.5, 0.3});
+    rolling_set_ball(&r[k], 0.005, 8e-3, 0.005 * 9.81);
+    rolling_set_surface(&r[k], 1.5, 1e-6);
+    rolling_set_asymmetry(&r[k], 0.2);
+    rolling_place(&r[k], &o[k]);
+    rolling_set_speed(&r[k], speed, 0.05);
+  }
   const long blocks = (long)(seconds * rate / BLOCK);
   double best = INFINITY, touching = 0.0;
   for (int rep = 0; rep < 3; ++rep) {
     touching = 0.0;
     const double t0 = bench_now();
     for (long b = 0; b < blocks; ++b) {
-      rolling_process(&r, &o, BLOCK, l, rr, 1.0);
-      touching += r.contact_fraction;
+      for (int k = 0; k < voices; ++k)
+        rolling_process(&r[k], &o[k], BLOCK, l, rr, 1.0);
+      touching += r[0].contact_fraction;
     }
     best = fmin(best, bench_now() - t0);
   }
-  r.contact_fraction = touching / blocks;
-  *out = &r;
+  r[0].contact_fraction = touching / blocks;
+  *out = &r[0];
   return 1e9 * best / (blocks * BLOCK);
 }
 
@@ -320,7 +324,6 @@ main(int argc, char** argv)
   }
 
   const int sizes[3] = {8, 32, 128};
-  double impact16 = NAN, friction16 = NAN, rolling16 = NAN;
   for (int pattern = 0; pattern < 2 && SECTION("impact"); ++pattern) {
     falling = pattern == 1;
     printf("\nImpact (dsp/impact + dsp/modal), %s gains, 8 strikes a second:\n",
@@ -350,14 +353,10 @@ main(int argc, char** argv)
            (unsigned long long)stats.cap_hits);
     print_histogram(&stats);
   }
-  if (SECTION("impact") || SECTION("plugin"))
-    impact16 = run_dsp(vs, 1, 16, seconds, 8.0, 0.0, NULL);
 
   if (SECTION("friction"))
     printf("\nFriction (dsp/friction + dsp/modal), one voice rubbing:\n");
-  for (int i = 0; i < 3; ++i) {
-    if (!(SECTION("friction") || (SECTION("plugin") && i == 2)))
-      continue;
+  for (int i = 0; i < 3 && SECTION("friction"); ++i) {
     const int modes = i == 2 ? 16 : 32;
     const double sigma3 = i == 1 ? 0.02 : 0.0;
     newton_stats fs;
@@ -366,13 +365,10 @@ main(int argc, char** argv)
              "  (%.3f Newton iterations per solve, %llu cap hits)",
              (double)fs.iterations / fs.solves,
              (unsigned long long)fs.cap_hits);
-    if (SECTION("friction"))
-      report(i == 1   ? "1 voice, 32 modes, with noise"
-             : i == 2 ? "1 voice, 16 modes"
-                      : "1 voice, 32 modes",
-             modes, ns, extra);
-    if (i == 2)
-      friction16 = ns;
+    report(i == 1   ? "1 voice, 32 modes, with noise"
+           : i == 2 ? "1 voice, 16 modes"
+                    : "1 voice, 32 modes",
+           modes, ns, extra);
   }
 
   if (SECTION("friction")) {
@@ -385,35 +381,36 @@ main(int argc, char** argv)
   }
   if (SECTION("rolling"))
     printf("\nRolling (dsp/rolling + dsp/surface + dsp/modal), a marble:\n");
-  for (int i = 0; i < 3; ++i) {
-    if (!(SECTION("rolling") || (SECTION("plugin") && i == 2)))
-      continue;
+  for (int i = 0; i < 3 && SECTION("rolling"); ++i) {
     const int modes = i == 2 ? 16 : 32;
     const double speed = i == 0 ? 0.3 : 0.03;
     rolling* r;
-    const double ns = run_rolling(modes, speed, seconds, &r);
+    const double ns = run_rolling(1, modes, speed, seconds, &r);
     char what[64];
     snprintf(what, sizeof(what), "1 voice, %d modes, %.2f m/s", modes, speed);
     snprintf(extra, sizeof(extra),
              "  (in contact %.0f %%, %.3f Newton iterations per solve)",
              100.0 * r->contact_fraction,
              (double)r->stats.iterations / r->stats.solves);
-    if (SECTION("rolling"))
-      report(what, modes, ns, extra);
-    if (i == 2)
-      rolling16 = ns;
+    report(what, modes, ns, extra);
   }
 
   if (!SECTION("plugin")) {
     free(vs);
     return 0;
   }
+  /* the DSP level's figures to compare with: as many voices and modes */
+  newton_stats unused;
+  rolling* unused_r;
+  const double dsp16[3] = {
+      run_dsp(vs, MAX_VOICES, 16, seconds, 8.0, 0.0, NULL) / MAX_VOICES,
+      run_friction(MAX_VOICES, 16, 0.0, seconds, &unused) / MAX_VOICES,
+      run_rolling(MAX_VOICES, 16, 0.03, seconds, &unused_r) / MAX_VOICES};
   printf("\nPlugin run() through lilv, 16 voices x 16 modes, per voice "
-         "(against the DSP level at 16 modes):\n");
+         "(against the DSP level's 16 voices x 16 modes):\n");
   const char* uris[3] = {"urn:contact:impact", "urn:contact:friction",
                          "urn:contact:rolling"};
   const setting* ports[3] = {impact_ports, friction_ports, rolling_ports};
-  const double dsp16[3] = {impact16, friction16, rolling16};
   for (int i = 0; i < 3; ++i) {
     const double ns = run_plugin(uris[i], ports[i], 16, seconds) / 16;
     snprintf(extra, sizeof(extra), "  (DSP %.1f ns: %+.0f %%)", dsp16[i],
