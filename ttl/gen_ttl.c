@@ -339,10 +339,8 @@ static const struct {
   const char* id;
   const char* label;
 } banks[] = {
-    {"materials", "Materials"},
-    {"objects", "Objects and shapes"},
-    {"mallets", "Hammers and mallets"},
-    {"friction", "Friction scenes"},
+    {"materials", "Materials"},         {"objects", "Objects and shapes"},
+    {"mallets", "Hammers and mallets"}, {"friction", "Friction scenes"},
     {"rolling", "Rolling scenes"},
 };
 enum { N_BANKS = sizeof(banks) / sizeof(banks[0]) };
