@@ -212,10 +212,12 @@ measure(const char* uri, int root)
   HOST_OK(host_note_on(h, 0, root, 100));
   if (rubbed)
     HOST_OK(host_note_off(h, (uint64_t)(0.5 * rate), root));
-  /* two windows of half the shortest decay, one after the other */
-  const double start = rubbed ? 1.0 : 0.02;
+  /* two windows of half the shortest decay (256 to 4096 samples), the
+   * second half a window after the first, from 5 ms after the strike
+   * (every contact is over by then) */
+  const double start = rubbed ? 1.0 : 0.005;
   double window_s = 0.5 * te_min;
-  window_s = fmin(fmax(window_s, 512.0 / rate), 4096.0 / rate);
+  window_s = fmin(fmax(window_s, 256.0 / rate), 4096.0 / rate);
   const size_t window = (size_t)(window_s * rate);
   render r = render_run(h, start + 2.0 * window_s + 0.01, 512);
   int distinct[16], of[16], nd = 0;
@@ -232,8 +234,8 @@ measure(const char* uri, int root)
       of[i] = nd++;
     }
   }
-  measure_modes(r.l + (size_t)(start * rate), window, window, rate, nd, df, dte,
-                mf, mte, ma);
+  measure_modes(r.l + (size_t)(start * rate), window, window / 2, rate, nd, df,
+                dte, mf, mte, ma);
   for (int i = 0; i < g.k; ++i) {
     g.freq[i] = mf[of[i]];
     g.decay[i] = mte[of[i]];
