@@ -5,9 +5,11 @@
  *   gen_ttl PLUGIN OUTPUT.ttl                 a plugin's description
  *   gen_ttl --presets FILE.presets OUTPUT.ttl  its presets (see presets/)
  *   gen_ttl --manifest OUTPUT.ttl SHLIB_EXT FILE.presets...
+ *                               the manifest, with the preset banks
  *   gen_ttl --symbols PLUGIN    list the port symbols (for the tests)
  *   gen_ttl --controls PLUGIN   count the control ports (for the tests)
- * A preset naming an unknown port or a value outside its range fails.
+ * A preset naming an unknown port or a value outside its range, or
+ * lacking a comment or a bank (or naming an unknown one), fails.
  */
 #include "friction_ports.h"
 #include "impact_ports.h"
