@@ -5,9 +5,11 @@
  *   gen_ttl PLUGIN OUTPUT.ttl                 a plugin's description
  *   gen_ttl --presets FILE.presets OUTPUT.ttl  its presets (see presets/)
  *   gen_ttl --manifest OUTPUT.ttl SHLIB_EXT FILE.presets...
+ *                               the manifest, with the preset banks
  *   gen_ttl --symbols PLUGIN    list the port symbols (for the tests)
  *   gen_ttl --controls PLUGIN   count the control ports (for the tests)
- * A preset naming an unknown port or a value outside its range fails.
+ * A preset naming an unknown port or a value outside its range, or
+ * lacking a comment or a bank (or naming an unknown one), fails.
  */
 #include "friction_ports.h"
 #include "impact_ports.h"
@@ -333,10 +335,33 @@ find_plugin(const char* name)
 
 enum { MAX_PORTS = 256, MAX_PRESETS = 64, MAX_MODES = 16 };
 
+/* The preset banks (pset:Bank), declared once in the manifest; every
+ * preset names one with `bank ID`. */
+static const struct {
+  const char* id;
+  const char* label;
+} banks[] = {
+    {"materials", "Materials"},         {"objects", "Objects and shapes"},
+    {"mallets", "Hammers and mallets"}, {"friction", "Friction scenes"},
+    {"rolling", "Rolling scenes"},
+};
+enum { N_BANKS = sizeof(banks) / sizeof(banks[0]) };
+
+static int
+bank_index(const char* id)
+{
+  for (int i = 0; i < N_BANKS; ++i)
+    if (!strcmp(banks[i].id, id))
+      return i;
+  return -1;
+}
+
 typedef struct preset {
   char id[64];
   char label[160];
+  char comment[256];
   char material[32];
+  int bank; /* index into banks, -1 until named */
   float values[MAX_PORTS];
   double ratios[MAX_MODES], gains[MAX_MODES];
   int n_ratios, n_gains;
@@ -382,6 +407,11 @@ set_port(const char* path, int line, const plugin_info* p, preset* pr,
 static bool
 finish_preset(const char* path, const plugin_info* p, preset* pr)
 {
+  if (pr->bank < 0 || !pr->comment[0]) {
+    fprintf(stderr, "%s: preset '%s' has no %s\n", path, pr->id,
+            pr->bank < 0 ? "bank" : "comment");
+    return false;
+  }
   if (!pr->n_ratios)
     return true;
   const int root = port_index(p, "root_note");
@@ -456,6 +486,7 @@ read_presets(const char* path, preset_file* pf)
       }
       pr = &pf->presets[pf->n++];
       memset(pr, 0, sizeof(*pr));
+      pr->bank = -1;
       for (int i = 0; i < p->n_ports && i < MAX_PORTS; ++i)
         pr->values[i] = plugin_port_default(p, i);
       const size_t id = strcspn(rest, " \t");
@@ -464,6 +495,16 @@ read_presets(const char* path, preset_file* pf)
     } else if (!pr) {
       fprintf(stderr, "%s:%d: '%s' before any preset\n", path, n, key);
       ok = false;
+    } else if (!strcmp(key, "bank")) {
+      pr->bank = bank_index(rest);
+      if (pr->bank < 0) {
+        fprintf(stderr, "%s:%d: no bank '%s'\n", path, n, rest);
+        ok = false;
+      }
+    } else if (!strcmp(key, "comment")) {
+      snprintf(pr->comment, sizeof(pr->comment), "%s", rest);
+    } else if (!strcmp(key, "shape")) {
+      /* the shape model the tests check the ratios against */
     } else if (!strcmp(key, "material")) {
       snprintf(pr->material, sizeof(pr->material), "%s", rest);
     } else if (!strcmp(key, "ratios")) {
@@ -506,13 +547,15 @@ write_presets(FILE* f, const preset_file* pf)
     fprintf(f, "\n\ta pset:Preset ;\n\tlv2:appliesTo <%s> ;\n\trdfs:label ",
             p->uri);
     string(f, pr->label);
-    if (pr->material[0]) {
-      char comment[128];
-      snprintf(comment, sizeof(comment), "Material: %s, q = pi f t_e = %g.",
-               pr->material, pr->q);
-      fputs(" ;\n\trdfs:comment ", f);
-      string(f, comment);
-    }
+    char comment[400];
+    if (pr->material[0])
+      snprintf(comment, sizeof(comment), "%s Material: %s, q = pi f t_e = %g.",
+               pr->comment, pr->material, pr->q);
+    else
+      snprintf(comment, sizeof(comment), "%s", pr->comment);
+    fputs(" ;\n\trdfs:comment ", f);
+    string(f, comment);
+    fprintf(f, " ;\n\tpset:bank <urn:contact:bank:%s>", banks[pr->bank].id);
     fputs(" ;\n\tlv2:port", f);
     bool first = true;
     for (int i = 0; i < p->n_ports; ++i) {
@@ -541,6 +584,12 @@ write_manifest(FILE* f, const char* shlib_ext, preset_file* files, int n)
             "\n<%s>\n\ta lv2:Plugin ;\n\tlv2:binary <contact%s> ;\n"
             "\trdfs:seeAlso <%s.ttl> .\n",
             plugins[i]->uri, shlib_ext, strrchr(plugins[i]->uri, ':') + 1);
+  for (int b = 0; b < N_BANKS; ++b) {
+    fprintf(f, "\n<urn:contact:bank:%s>\n\ta pset:Bank ;\n\trdfs:label ",
+            banks[b].id);
+    string(f, banks[b].label);
+    fputs(" .\n", f);
+  }
   for (int j = 0; j < n; ++j)
     for (int k = 0; k < files[j].n; ++k) {
       fputc('\n', f);

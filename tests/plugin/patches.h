@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /* An instrument's patches for the plugin tests: its default (the ports'
  * defaults) and every preset of presets/NAME.presets, read from the
- * source tree (CONTACT_SOURCE_ROOT), with the preset's root note and
- * material. */
+ * source tree (CONTACT_SOURCE_ROOT), with the preset's root note,
+ * material and shape. */
 #ifndef CONTACT_TEST_PATCHES_H
 #define CONTACT_TEST_PATCHES_H
 
@@ -18,6 +18,7 @@ typedef struct patch {
   char id[64];       /* "default" or the preset's ID */
   char uri[128];     /* empty for the default */
   char material[32]; /* empty unless the preset names one */
+  char shape[32];    /* the model of its ratios, empty if none */
   double q;          /* the preset's q, 0 if none */
   int root;          /* the note it is made for */
 } patch;
@@ -50,6 +51,8 @@ patches_read(const char* uri, bool with_default, patch* out, int max)
       snprintf(p->uri, sizeof(p->uri), "urn:contact:preset:%s-%s", name, p->id);
     } else if (p && !strncmp(line, "material ", 9)) {
       sscanf(line + 9, "%31s", p->material);
+    } else if (p && !strncmp(line, "shape ", 6)) {
+      sscanf(line + 6, "%31s", p->shape);
     } else if (p && !strncmp(line, "q ", 2)) {
       p->q = atof(line + 2);
     } else if (p && !strncmp(line, "root_note ", 10)) {
