@@ -807,7 +807,12 @@ free_path(const LV2_State_Free_Path* fp, char* path)
 }
 
 /* The table's path, mapped to an abstract path by the host (state:mapPath:
- * it may copy or link the file into the session); no key: no table. */
+ * it may copy or link the file into the session); no key: no table.
+ * save() may run while run() does: it reads the table pointer once, and
+ * a table swapped out meanwhile is only freed by the worker after the
+ * next run() hands it over (eg-sampler takes the same risk; a host that
+ * saves while also swapping tables and running the worker could still
+ * see it go). */
 static LV2_State_Status
 state_save(LV2_Handle instance, LV2_State_Store_Function store,
            LV2_State_Handle handle, uint32_t flags,
