@@ -36,8 +36,13 @@ static const plugin_info* const plugins[] = {&impact_info, &friction_info,
 #define MICRO_VERSION    0
 
 /* The groups of the I/O ports (see write_io_groups). */
-#define MIDI_GROUP  "midi_input"
-#define AUDIO_GROUP "audio_output"
+#define MIDI_GROUP   "midi_input"
+#define AUDIO_GROUP  "audio_output"
+#define NOTIFY_GROUP "notify_output"
+
+/* The notify port's buffer: a patch:Set with the longest path the plugins
+ * take (OBJECT_PATH_SIZE) and its headers. */
+#define NOTIFY_MINIMUM_SIZE 8192
 
 static const struct {
   const char* id;
@@ -144,6 +149,26 @@ write_io_groups(FILE* f, const plugin_info* p)
           "\tpg:source <%s#" MIDI_GROUP "> .\n\n",
           p->uri, audio_outputs(p, p->n_ports) == 2 ? ", pg:StereoGroup" : "",
           p->uri);
+  fprintf(f,
+          "<%s#" NOTIFY_GROUP ">\n\ta pg:OutputGroup ;\n"
+          "\tlv2:symbol \"" NOTIFY_GROUP "\" ;\n"
+          "\trdfs:label \"Notifications\" ;\n"
+          "\tpg:source <%s#" MIDI_GROUP "> .\n\n",
+          p->uri, p->uri);
+}
+
+/* The modal table parameter (plugins/common/uris.h): the same resource in
+ * every plugin's file. */
+static void
+write_parameters(FILE* f)
+{
+  fputs("<" CONTACT_MODAL_TABLE_URI ">\n\ta lv2:Parameter ;\n"
+        "\trdfs:label \"Modal table\" ;\n"
+        "\trdfs:range atom:Path ;\n"
+        "\trdfs:comment \"A modal table file (up to 128 modes; see README.md, "
+        "Modal table files) in place of the 16 mode ports. An empty path "
+        "goes back to the mode ports.\" .\n\n",
+        f);
 }
 
 /* doap:shortdesc: the plugin's comment up to its first ';' or '.' */
@@ -166,10 +191,20 @@ write_port(FILE* f, const plugin_info* p, int index)
     fprintf(f,
             "\t\ta lv2:InputPort, atom:AtomPort ;\n"
             "\t\tatom:bufferType atom:Sequence ;\n"
-            "\t\tatom:supports midi:MidiEvent ;\n"
+            "\t\tatom:supports midi:MidiEvent, patch:Message ;\n"
             "\t\tlv2:designation lv2:control ;\n"
             "\t\tpg:group <%s#" MIDI_GROUP "> ;\n",
             p->uri);
+    break;
+  case PORT_NOTIFY:
+    fprintf(f,
+            "\t\ta lv2:OutputPort, atom:AtomPort ;\n"
+            "\t\tatom:bufferType atom:Sequence ;\n"
+            "\t\tatom:supports patch:Message ;\n"
+            "\t\tlv2:designation lv2:control ;\n"
+            "\t\trsz:minimumSize %d ;\n"
+            "\t\tpg:group <%s#" NOTIFY_GROUP "> ;\n",
+            NOTIFY_MINIMUM_SIZE, p->uri);
     break;
   case PORT_AUDIO_OUT:
     fprintf(f,
@@ -216,7 +251,8 @@ write_port(FILE* f, const plugin_info* p, int index)
   }
   }
   /* the I/O ports are in the I/O groups (write_io_groups) */
-  if (port->group && port->kind != PORT_MIDI_IN && port->kind != PORT_AUDIO_OUT)
+  if (port->group && port->kind != PORT_MIDI_IN &&
+      port->kind != PORT_AUDIO_OUT && port->kind != PORT_NOTIFY)
     fprintf(f, "\t\tpg:group <%s#%s> ;\n", p->uri, port->group);
   fprintf(f, "\t\tlv2:index %d ;\n\t\tlv2:symbol \"%s\" ;\n\t\tlv2:name ",
           index, port->symbol);
@@ -239,10 +275,13 @@ write_plugin(FILE* f, const plugin_info* p)
         "@prefix midi: <http://lv2plug.in/ns/ext/midi#> .\n"
         "@prefix opts: <http://lv2plug.in/ns/ext/options#> .\n"
         "@prefix param: <http://lv2plug.in/ns/ext/parameters#> .\n"
+        "@prefix patch: <http://lv2plug.in/ns/ext/patch#> .\n"
         "@prefix pg: <http://lv2plug.in/ns/ext/port-groups#> .\n"
         "@prefix pprops: <http://lv2plug.in/ns/ext/port-props#> .\n"
         "@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .\n"
         "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix rsz: <http://lv2plug.in/ns/ext/resize-port#> .\n"
+        "@prefix state: <http://lv2plug.in/ns/ext/state#> .\n"
         "@prefix units: <http://lv2plug.in/ns/extensions/units#> .\n"
         "@prefix urid: <http://lv2plug.in/ns/ext/urid#> .\n"
         "@prefix work: <http://lv2plug.in/ns/ext/worker#> .\n\n"
@@ -291,6 +330,7 @@ write_plugin(FILE* f, const plugin_info* p)
   }
 
   write_io_groups(f, p);
+  write_parameters(f);
 
   fprintf(f, "<%s>\n\ta lv2:Plugin, lv2:InstrumentPlugin ;\n\tdoap:name ",
           p->uri);
@@ -309,8 +349,11 @@ write_plugin(FILE* f, const plugin_info* p)
   fputs(" ;\n"
         "\tlv2:requiredFeature urid:map ;\n"
         "\tlv2:optionalFeature lv2:hardRTCapable, log:log, opts:options, "
-        "work:schedule ;\n"
-        "\tlv2:extensionData opts:interface, work:interface ;\n"
+        "work:schedule, state:threadSafeRestore ;\n"
+        "\tlv2:extensionData opts:interface, work:interface, "
+        "state:interface ;\n"
+        "\tpatch:writable <" CONTACT_MODAL_TABLE_URI "> ;\n"
+        "\tpatch:readable <" CONTACT_MODAL_TABLE_URI "> ;\n"
         "\topts:supportedOption param:sampleRate, bufsz:maxBlockLength, "
         "bufsz:nominalBlockLength ;\n"
         "\tlv2:port\n",

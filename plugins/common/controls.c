@@ -9,7 +9,7 @@ input_report_any(const input_report* r)
   uint32_t values = 0;
   for (int k = 0; k < INPUT_PROBLEMS; ++k)
     values += r->count[k];
-  return values || r->bad_midi || r->voice_resets;
+  return values || r->bad_midi || r->bad_patch || r->voice_resets;
 }
 
 bool

@@ -31,6 +31,8 @@ typedef struct input_report {
   uint64_t ports[INPUT_PROBLEMS][INPUT_REPORT_PORTS / 64]; /* bit sets */
   float out_of_range[INPUT_REPORT_PORTS]; /* the last such value, by port */
   uint32_t bad_midi;                      /* MIDI events skipped */
+  uint32_t bad_patch;    /* patch messages skipped (not about the table, a
+                            path too long, or no worker to load it) */
   uint32_t voice_resets; /* voices reset after their state went non-finite */
 } input_report;
 

@@ -55,8 +55,9 @@ plugin_host_report(plugin_host* h, input_report* r, uint32_t frames)
       h->report_countdown > frames ? h->report_countdown - frames : 0;
   if (!h->schedule || !input_report_any(r) || h->report_countdown > 0)
     return;
-  if (h->schedule->schedule_work(h->schedule->handle, sizeof(*r), r) ==
-      LV2_WORKER_SUCCESS) {
+  work_report message = {WORK_REPORT, *r};
+  if (h->schedule->schedule_work(h->schedule->handle, sizeof(message),
+                                 &message) == LV2_WORKER_SUCCESS) {
     memset(r, 0, sizeof(*r));
     h->report_countdown = (uint32_t)h->sample_rate;
   }
@@ -66,10 +67,13 @@ LV2_Worker_Status
 plugin_host_work(plugin_host* h, const plugin_info* p, uint32_t size,
                  const void* data)
 {
-  if (size != sizeof(input_report))
+  work_report message;
+  if (size != sizeof(message))
     return LV2_WORKER_ERR_UNKNOWN;
-  input_report r;
-  memcpy(&r, data, sizeof(r));
+  memcpy(&message, data, sizeof(message));
+  if (message.type != WORK_REPORT)
+    return LV2_WORKER_ERR_UNKNOWN;
+  const input_report r = message.report;
   for (int i = 0; i < p->n_ports && i < INPUT_REPORT_PORTS; ++i) {
     const port_info* port = plugin_port(p, i);
     if (input_report_has(&r, INPUT_NAN, i))
@@ -92,6 +96,12 @@ plugin_host_work(plugin_host* h, const plugin_info* p, uint32_t size,
   if (r.bad_midi)
     lv2_log_warning(&h->logger, "%s: skipped %u malformed MIDI event(s)\n",
                     p->name, (unsigned)r.bad_midi);
+  if (r.bad_patch)
+    lv2_log_warning(&h->logger,
+                    "%s: skipped %u patch message(s): not about "
+                    "<urn:contact:modal_table>, a path too long, or no "
+                    "worker (work:schedule) to load the table\n",
+                    p->name, (unsigned)r.bad_patch);
   if (r.voice_resets)
     lv2_log_warning(&h->logger,
                     "%s: reset %u voice(s) whose state was no longer "

@@ -6,6 +6,7 @@
 
 #include <lv2/atom/util.h>
 #include <lv2/options/options.h>
+#include <lv2/state/state.h>
 #include <lv2/worker/worker.h>
 
 #include <math.h>
@@ -23,6 +24,25 @@ static const double steal_fade_s = 0.005;
 static const double gain_smoothing_s = 0.005;
 static const double gain_arrived = 1e-7; /* 2^-24 is 6e-8 */
 static const float output_clamp = 16.0f;
+/* modes ringing out after a table swap are let go after 15 of their 1/e
+ * times: 130 dB down */
+static const double ring_out_s = 15.0 * OBJECT_RING_OUT_S;
+
+/* ---- worker messages about the table (glue.h has their types) ---------- */
+
+typedef struct work_load {
+  uint32_t type;         /* WORK_LOAD_TABLE */
+  uint32_t clear_on_err; /* restoring a state: a file that fails leaves the
+                            mode ports, not the table that was in use */
+  uint32_t length;       /* of the path, bytes without the NUL; 0: clear */
+  char path[OBJECT_PATH_SIZE];
+} work_load;
+
+typedef struct work_table {
+  uint32_t type;  /* WORK_FREE_TABLE, WORK_TABLE_READY */
+  uint32_t clear; /* READY: no table (table is NULL) */
+  object_table* table;
+} work_table;
 
 /* ---- voices ----------------------------------------------------------- */
 
@@ -37,8 +57,8 @@ static void
 tune_voice(instrument* in, int v)
 {
   wake(in, v);
-  object_tune(&in->object, instrument_object(in, v), in->slots[v].note,
-              in->bend, in->slots[v].damped);
+  object_tune_ring_out(&in->object, instrument_object(in, v), in->slots[v].note,
+                       in->bend, in->slots[v].damped, in->slots[v].ring_out);
   in->cls->object_changed(in, v);
 }
 
@@ -49,6 +69,42 @@ free_voice(instrument* in, int v)
   in->slots[v].sounding = false;
   in->slots[v].resting = false;
   in->slots[v].fade = 1.0f;
+  in->slots[v].ring_out = 0;
+}
+
+/* A new table for a sounding voice, without a click.  Mode i of the new
+ * table takes over mode i's state: its velocity (what the pickups hear)
+ * is kept, and its displacement scaled by w_old / w_new so that the
+ * mode's amplitude, sqrt(v^2 + w^2 x^2), stays (kept as it is, a mode
+ * tuned up 3 octaves would ring 8 times louder).  Modes the new table
+ * does not have ring out (object_tune_ring_out()).  A voice parked at
+ * rest under a load is settled again on the new object. */
+static void
+swap_voice(instrument* in, int v)
+{
+  voice_slot* s = &in->slots[v];
+  modal_object* o = instrument_object(in, v);
+  const bool resting = s->resting;
+  double w_old[MODAL_MAX_MODES];
+  const int old = o->count;
+  memcpy(w_old, o->w0, sizeof(double) * (size_t)old);
+  s->ring_out = old;
+  s->ring_out_until =
+      in->clock + (uint64_t)(ring_out_s * in->host.sample_rate) + 1;
+  wake(in, v);
+  object_tune_ring_out(&in->object, o, s->note, in->bend, s->damped,
+                       s->ring_out);
+  const int kept = object_mode_count(&in->object);
+  for (int l = 0; l < kept && l < old; ++l)
+    if (w_old[l] > 0.0 && o->w0[l] > 0.0)
+      o->x[l] *= w_old[l] / o->w0[l];
+  in->cls->object_changed(in, v);
+  if (resting) {
+    if (in->cls->settle(in, v))
+      s->resting = true;
+    else
+      free_voice(in, v);
+  }
 }
 
 static void
@@ -282,6 +338,10 @@ look_after_voices(instrument* in)
     voice_slot* s = &in->slots[v];
     if (!s->sounding || s->resting)
       continue;
+    if (s->ring_out && in->clock >= s->ring_out_until) {
+      s->ring_out = 0; /* rung out: the table's modes only */
+      tune_voice(in, v);
+    }
     bool driven = false;
     const double unrest = in->cls->unrest(in, v, &driven);
     s->level = (float)unrest;
@@ -402,6 +462,62 @@ apply_controls(instrument* in)
   in->retune = true;
 }
 
+/* ---- the modal table (audio thread) ---------------------------------- */
+
+static void
+schedule_free(instrument* in)
+{
+  const plugin_host* host = &in->host;
+  if (!in->to_free || !host->schedule)
+    return;
+  const work_table message = {WORK_FREE_TABLE, 0, in->to_free};
+  if (host->schedule->schedule_work(host->schedule->handle, sizeof(message),
+                                    &message) == LV2_WORKER_SUCCESS)
+    in->to_free = NULL; /* else tried again at the next run() */
+}
+
+/* the table in use as a patch:Set on the notify port, at `frame` */
+static void
+notify_table(instrument* in, uint32_t frame)
+{
+  LV2_Atom_Forge* forge = &in->forge;
+  if (!forge->buf)
+    return;
+  const object_table* t = in->table;
+  /* the whole event or nothing: a half-written object is malformed (the
+   * event's and the object's headers, two keys and values: under 96) */
+  const uint32_t need = 96 + (t ? t->path_length : 0) + 8;
+  if (forge->size - forge->offset < need)
+    return;
+  if (lv2_atom_forge_frame_time(forge, frame))
+    contact_write_set_table(forge, &in->host.uris, t ? t->path : "",
+                            t ? t->path_length : 0);
+}
+
+static void
+handle_patch(instrument* in, const LV2_Atom_Object* obj, uint32_t frame)
+{
+  const contact_uris* uris = &in->host.uris;
+  if (contact_is_get_table(uris, obj)) {
+    notify_table(in, frame);
+    return;
+  }
+  const char* path = contact_read_set_table(uris, obj);
+  const size_t length = path ? strlen(path) : 0;
+  LV2_Worker_Schedule* schedule = in->host.schedule;
+  if (!path || length >= OBJECT_PATH_SIZE || !schedule) {
+    in->report.bad_patch++;
+    return;
+  }
+  /* the message is as long as the path: a worker ring holds many */
+  work_load message = {WORK_LOAD_TABLE, 0, (uint32_t)length, ""};
+  memcpy(message.path, path, length + 1);
+  const uint32_t size = (uint32_t)(offsetof(work_load, path) + length + 1);
+  if (schedule->schedule_work(schedule->handle, size, &message) !=
+      LV2_WORKER_SUCCESS)
+    in->report.bad_patch++;
+}
+
 void
 instrument_run(LV2_Handle h, uint32_t n_samples)
 {
@@ -421,6 +537,26 @@ instrument_run(LV2_Handle h, uint32_t n_samples)
   memset(out_l, 0, sizeof(float) * n_samples);
   memset(out_r, 0, sizeof(float) * n_samples);
 
+  /* the notify port: the host says its capacity in the atom's size */
+  LV2_Atom_Sequence* notify = (LV2_Atom_Sequence*)in->ports[in->cls->notify];
+  LV2_Atom_Forge_Frame notify_frame;
+  in->forge.buf = NULL;
+  if (notify && notify->atom.size >= sizeof(LV2_Atom_Sequence_Body)) {
+    lv2_atom_forge_set_buffer(&in->forge, (uint8_t*)notify, notify->atom.size);
+    lv2_atom_forge_sequence_head(&in->forge, &notify_frame, 0);
+  }
+  schedule_free(in);
+  if (in->table_swapped) { /* a table came in since the last block */
+    for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+      if (in->slots[v].sounding)
+        swap_voice(in, v);
+    in->table_swapped = false;
+  }
+  if (in->table_notify) {
+    notify_table(in, 0);
+    in->table_notify = false;
+  }
+
   uint32_t t = 0;
   const LV2_Atom_Sequence* seq =
       (const LV2_Atom_Sequence*)in->ports[in->cls->midi_in];
@@ -436,9 +572,14 @@ instrument_run(LV2_Handle h, uint32_t n_samples)
       if (ev->body.type == in->host.uris.midi_MidiEvent)
         handle_midi(in, (const uint8_t*)LV2_ATOM_BODY_CONST(&ev->body),
                     ev->body.size);
+      else if (ev->body.type == in->host.uris.atom_Object)
+        handle_patch(in, (const LV2_Atom_Object*)&ev->body, frame);
     }
   }
   render(in, t, n_samples);
+
+  if (in->forge.buf)
+    lv2_atom_forge_pop(&in->forge, &notify_frame);
 
   limiter_process(&in->limiter, out_l, out_r, n_samples);
   in->repairs += sanitize(out_l, n_samples) + sanitize(out_r, n_samples);
@@ -477,6 +618,7 @@ instrument_instantiate(const LV2_Descriptor* descriptor, double rate,
     in->slots[v] = (voice_slot){.note = -1, .fade = 1.0f};
   }
   in->last_started = -1;
+  lv2_atom_forge_init(&in->forge, in->host.map);
   in->gain_coeff = -expm1(-1.0 / (gain_smoothing_s * rate));
   controls_defaults(cls->info, in->values);
   apply_controls(in);
@@ -516,6 +658,8 @@ instrument_cleanup(LV2_Handle h)
   instrument* in = (instrument*)h;
   if (!in)
     return;
+  free(in->table);
+  object_table_free_chain(in->to_free);
   free(in->voices);
   free(in->values);
   free(in->ports);
@@ -523,23 +667,247 @@ instrument_cleanup(LV2_Handle h)
   free(in);
 }
 
+/* ---- the modal table (worker, state) ---------------------------------- */
+
+/* Load and check the table at `path` ("": none), for the worker or a
+ * restore.  *table: the new table, or NULL for none; false (logged, with
+ * the parser's message naming file and line) if the file is refused. */
+static bool
+load_table(instrument* in, const char* path, bool restoring,
+           object_table** table)
+{
+  *table = NULL;
+  if (!path[0])
+    return true;
+  const char* name = in->cls->info->name;
+  object_table* t = (object_table*)calloc(1, sizeof(object_table));
+  modal_table_error err;
+  if (!t) {
+    lv2_log_error(&in->host.logger, "%s: %s: out of memory\n", name, path);
+    return false;
+  }
+  const size_t length = strlen(path);
+  if (length >= OBJECT_PATH_SIZE) {
+    lv2_log_error(&in->host.logger, "%s: %.64s...: path too long\n", name,
+                  path);
+    free(t);
+    return false;
+  }
+  if (modal_table_load(path, &t->modes, &err) != MODAL_TABLE_SUCCESS) {
+    lv2_log_error(&in->host.logger, "%s: modal table refused: %s (%s)\n", name,
+                  err.message,
+                  restoring ? "playing the mode ports instead"
+                            : "the table in use is kept");
+    free(t);
+    return false;
+  }
+  memcpy(t->path, path, length + 1);
+  t->path_length = (uint32_t)length;
+  *table = t;
+  return true;
+}
+
 static LV2_Worker_Status
 work(LV2_Handle instance, LV2_Worker_Respond_Function respond,
      LV2_Worker_Respond_Handle handle, uint32_t size, const void* data)
 {
-  (void)respond;
-  (void)handle;
   instrument* in = (instrument*)instance;
-  return plugin_host_work(&in->host, in->cls->info, size, data);
+  uint32_t type;
+  if (size < sizeof(type))
+    return LV2_WORKER_ERR_UNKNOWN;
+  memcpy(&type, data, sizeof(type));
+  switch (type) {
+  case WORK_REPORT:
+    return plugin_host_work(&in->host, in->cls->info, size, data);
+  case WORK_LOAD_TABLE: {
+    work_load message;
+    const size_t head = offsetof(work_load, path);
+    if (size < head + 1 || size > sizeof(message))
+      return LV2_WORKER_ERR_UNKNOWN;
+    memcpy(&message, data, size);
+    if (message.length != size - head - 1 || message.path[message.length])
+      return LV2_WORKER_ERR_UNKNOWN;
+    object_table* table;
+    if (!load_table(in, message.path, message.clear_on_err, &table) &&
+        !message.clear_on_err)
+      return LV2_WORKER_SUCCESS; /* refused: the table in use stays */
+    const work_table ready = {WORK_TABLE_READY, table == NULL, table};
+    if (respond(handle, sizeof(ready), &ready) != LV2_WORKER_SUCCESS) {
+      free(table);
+      return LV2_WORKER_ERR_NO_SPACE;
+    }
+    return LV2_WORKER_SUCCESS;
+  }
+  case WORK_FREE_TABLE: {
+    work_table message;
+    if (size != sizeof(message))
+      return LV2_WORKER_ERR_UNKNOWN;
+    memcpy(&message, data, sizeof(message));
+    object_table_free_chain(message.table);
+    return LV2_WORKER_SUCCESS;
+  }
+  default:
+    return LV2_WORKER_ERR_UNKNOWN;
+  }
+}
+
+/* In the audio thread (or in a restore, which runs alone): the table
+ * becomes the one in use; the voices take it at the next block's start,
+ * and the old one goes back to the worker to be freed. */
+static void
+swap_table(instrument* in, object_table* table)
+{
+  object_table* old = in->table;
+  in->table = table;
+  in->object.table = table;
+  in->table_swapped = true;
+  in->table_notify = true;
+  if (old) { /* chained: a full worker ring only delays the free */
+    old->next = in->to_free;
+    in->to_free = old;
+  }
 }
 
 static LV2_Worker_Status
 work_response(LV2_Handle instance, uint32_t size, const void* data)
 {
-  (void)instance;
-  (void)size;
-  (void)data;
+  instrument* in = (instrument*)instance;
+  work_table message;
+  if (size != sizeof(message))
+    return LV2_WORKER_ERR_UNKNOWN;
+  memcpy(&message, data, sizeof(message));
+  if (message.type != WORK_TABLE_READY)
+    return LV2_WORKER_ERR_UNKNOWN;
+  swap_table(in, message.table);
+  schedule_free(in);
   return LV2_WORKER_SUCCESS;
+}
+
+static const void*
+find_feature(const LV2_Feature* const* features, const char* uri)
+{
+  for (int i = 0; features && features[i]; ++i)
+    if (!strcmp(features[i]->URI, uri))
+      return features[i]->data;
+  return NULL;
+}
+
+static char*
+copy_string(const char* s)
+{
+  const size_t size = strlen(s) + 1;
+  char* copy = (char*)malloc(size);
+  if (copy)
+    memcpy(copy, s, size);
+  return copy;
+}
+
+static void
+free_path(const LV2_State_Free_Path* fp, char* path)
+{
+  if (fp)
+    fp->free_path(fp->handle, path);
+  else
+    free(path);
+}
+
+/* The table's path, mapped to an abstract path by the host (state:mapPath:
+ * it may copy or link the file into the session); no key: no table.
+ * save() may run while run() does: it reads the table pointer once, and
+ * a table swapped out meanwhile is only freed by the worker after the
+ * next run() hands it over (eg-sampler takes the same risk; a host that
+ * saves while also swapping tables and running the worker could still
+ * see it go). */
+static LV2_State_Status
+state_save(LV2_Handle instance, LV2_State_Store_Function store,
+           LV2_State_Handle handle, uint32_t flags,
+           const LV2_Feature* const* features)
+{
+  (void)flags;
+  instrument* in = (instrument*)instance;
+  const object_table* t = in->table;
+  if (!t)
+    return LV2_STATE_SUCCESS;
+  const LV2_State_Map_Path* map_path =
+      (const LV2_State_Map_Path*)find_feature(features, LV2_STATE__mapPath);
+  const LV2_State_Free_Path* fp =
+      (const LV2_State_Free_Path*)find_feature(features, LV2_STATE__freePath);
+  char* path = map_path ? map_path->abstract_path(map_path->handle, t->path)
+                        : copy_string(t->path);
+  if (!path)
+    return LV2_STATE_ERR_UNKNOWN;
+  const LV2_State_Status status =
+      store(handle, in->host.uris.contact_modal_table, path, strlen(path) + 1,
+            in->host.uris.atom_Path, LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE);
+  if (map_path)
+    free_path(fp, path);
+  else
+    free(path);
+  return status;
+}
+
+/* Restore runs alone (the instantiation threading class), unless the host
+ * passes work:schedule for a restore while running (state:threadSafeRestore):
+ * then the file loads in the worker and swaps in as a patch:Set does.  A
+ * file that is gone or refused leaves the mode ports, with a log:Error
+ * naming it. */
+static LV2_State_Status
+state_restore(LV2_Handle instance, LV2_State_Retrieve_Function retrieve,
+              LV2_State_Handle handle, uint32_t flags,
+              const LV2_Feature* const* features)
+{
+  (void)flags;
+  instrument* in = (instrument*)instance;
+  size_t size = 0;
+  uint32_t type = 0, value_flags = 0;
+  const char* value = (const char*)retrieve(
+      handle, in->host.uris.contact_modal_table, &size, &type, &value_flags);
+  const LV2_State_Map_Path* map_path =
+      (const LV2_State_Map_Path*)find_feature(features, LV2_STATE__mapPath);
+  const LV2_State_Free_Path* fp =
+      (const LV2_State_Free_Path*)find_feature(features, LV2_STATE__freePath);
+  LV2_Worker_Schedule* schedule =
+      (LV2_Worker_Schedule*)find_feature(features, LV2_WORKER__schedule);
+
+  char* path = NULL; /* NULL: no table */
+  if (value && type == in->host.uris.atom_Path && size > 1 &&
+      !value[size - 1]) {
+    path = map_path ? map_path->absolute_path(map_path->handle, value)
+                    : copy_string(value);
+    if (!path)
+      return LV2_STATE_ERR_UNKNOWN;
+  } else if (value) {
+    lv2_log_error(&in->host.logger,
+                  "%s: the saved modal table is not an atom:Path; playing "
+                  "the mode ports\n",
+                  in->cls->info->name);
+  }
+
+  LV2_State_Status status = LV2_STATE_SUCCESS;
+  const size_t length = path ? strlen(path) : 0;
+  if (schedule && length < OBJECT_PATH_SIZE) {
+    work_load message = {WORK_LOAD_TABLE, 1, (uint32_t)length, ""};
+    memcpy(message.path, path ? path : "", length + 1);
+    if (schedule->schedule_work(
+            schedule->handle,
+            (uint32_t)(offsetof(work_load, path) + length + 1),
+            &message) != LV2_WORKER_SUCCESS)
+      status = LV2_STATE_ERR_NO_SPACE;
+  } else {
+    object_table* table = NULL;
+    load_table(in, path ? path : "", true, &table);
+    /* alone with the plugin: the old table can go at once */
+    free(in->table);
+    in->table = NULL;
+    swap_table(in, table);
+  }
+  if (path) {
+    if (map_path)
+      free_path(fp, path);
+    else
+      free(path);
+  }
+  return status;
 }
 
 /* Block-length options may change at any time; any length is fine. */
@@ -574,8 +942,11 @@ instrument_extension_data(const char* uri)
 {
   static const LV2_Worker_Interface worker = {work, work_response, NULL};
   static const LV2_Options_Interface options = {options_get, options_set};
+  static const LV2_State_Interface state = {state_save, state_restore};
   if (!strcmp(uri, LV2_WORKER__interface))
     return &worker;
+  if (!strcmp(uri, LV2_STATE__interface))
+    return &state;
   if (!strcmp(uri, LV2_OPTIONS__interface))
     return &options;
   return NULL;

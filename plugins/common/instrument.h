@@ -13,6 +13,19 @@
  * the mod wheel (CC1) are kept here and passed on as the player's
  * expression; CC120 silences, CC121 resets controllers,
  * CC123 releases every note.  Malformed events are skipped and reported.
+ *
+ * The modal table parameter (uris.h): a patch:Set on the MIDI input asks
+ * the worker to load the file (modal_table_load(), which checks it); the
+ * worker's response swaps the loaded table in between two run() calls and
+ * hands the old one back to the worker to free, so the audio thread
+ * neither reads files nor allocates nor frees.  Ringing voices take the
+ * new modes at the swap without a click: each mode keeps its velocity and
+ * its displacement is scaled by w_old / w_new (its amplitude at the
+ * pickups stays), and modes beyond the new table ring out (see
+ * OBJECT_RING_OUT_S) instead of stopping dead.  A bad file is refused in
+ * the worker with a log:Error naming file and line, the table in use
+ * kept.  State (state:interface) saves the table's path through
+ * state:mapPath.
  */
 #ifndef CONTACT_INSTRUMENT_H
 #define CONTACT_INSTRUMENT_H
@@ -26,6 +39,7 @@
 #include "port_info.h"
 #include "voices.h"
 
+#include <lv2/atom/forge.h>
 #include <lv2/core/lv2.h>
 
 #include <math.h>
@@ -56,7 +70,7 @@ typedef struct instrument_class {
   LV2_Descriptor descriptor; /* first: instantiate() finds the class by it */
   const plugin_info* info;
   int object_port; /* index of the object's first port */
-  int out_l, out_r, midi_in;
+  int out_l, out_r, midi_in, notify;
   int cap_hits_meter, voices_meter, repairs_meter; /* ports */
   const instrument_meter* meters; /* n_meters of them, of the last voice */
   int n_meters;
@@ -102,8 +116,8 @@ typedef struct instrument_class {
 #define INSTRUMENT_PORTS(PREFIX)                                               \
   .object_port = PREFIX##_OBJECT, .out_l = PREFIX##_OUT_L,                     \
   .out_r = PREFIX##_OUT_R, .midi_in = PREFIX##_MIDI_IN,                        \
-  .cap_hits_meter = PREFIX##_NEWTON_CAP_HITS, .voices_meter = PREFIX##_VOICES, \
-  .repairs_meter = PREFIX##_OUTPUT_REPAIRS
+  .notify = PREFIX##_NOTIFY, .cap_hits_meter = PREFIX##_NEWTON_CAP_HITS,       \
+  .voices_meter = PREFIX##_VOICES, .repairs_meter = PREFIX##_OUTPUT_REPAIRS
 #define INSTRUMENT_VOICE_LAYOUT(voice_type, settings_type)                     \
   .voice_size = sizeof(voice_type), .user_size = sizeof(settings_type),        \
   .object_offset = offsetof(voice_type, object),                               \
@@ -147,6 +161,13 @@ struct instrument {
   uint64_t repairs; /* output samples and voices the guards repaired */
   bool activated;
   float rate_option;
+  /* the modal table file in use (NULL: the mode ports), owned by the
+   * audio thread between the worker's load and free */
+  object_table* table;
+  object_table* to_free; /* swapped out, not yet handed to the worker */
+  bool table_swapped;    /* the voices are still to take the new table */
+  bool table_notify;     /* a patch:Set of the table is to go out */
+  LV2_Atom_Forge forge;  /* on the notify port, in run() */
   float scratch_l[INSTRUMENT_CHUNK], scratch_r[INSTRUMENT_CHUNK];
   void* user; /* the instrument's own settings */
 };

@@ -2,6 +2,17 @@
 #include "object.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+void
+object_table_free_chain(object_table* t)
+{
+  while (t) {
+    object_table* next = t->next;
+    free(t);
+    t = next;
+  }
+}
 
 void
 object_settings_read(object_settings* s, const float* values)
@@ -22,20 +33,52 @@ object_settings_read(object_settings* s, const float* values)
   }
 }
 
+int
+object_mode_count(const object_settings* s)
+{
+  const int have = s->table ? s->table->modes.count : OBJECT_TABLE_SIZE;
+  return s->modes < have ? s->modes : have;
+}
+
+double
+object_root(const object_settings* s)
+{
+  return s->table && s->table->modes.root >= 0.0 ? s->table->modes.root
+                                                 : (double)s->root_note;
+}
+
 void
 object_tune(const object_settings* s, modal_object* o, int note, double bend,
             bool damped)
 {
-  const double semitones = (s->pitch_track ? note - s->root_note : 0) + bend;
+  object_tune_ring_out(s, o, note, bend, damped, 0);
+}
+
+void
+object_tune_ring_out(const object_settings* s, modal_object* o, int note,
+                     double bend, bool damped, int ring_out)
+{
+  const double semitones = (s->pitch_track ? note - object_root(s) : 0) + bend;
   const double ratio = exp2(semitones / 12.0);
   const double damper_rate = damped ? 1.0 / s->damper_decay : 0.0;
-  modal_set_count(o, s->modes);
+  const int count = object_mode_count(s);
+  const int total = ring_out <= count            ? count
+                    : ring_out > MODAL_MAX_MODES ? MODAL_MAX_MODES
+                                                 : ring_out;
+  /* a table's modes take the same transposition, decay scaling and damper
+   * as the port modes: only where the numbers come from differs */
+  const modal_table* t = s->table ? &s->table->modes : NULL;
+  modal_set_count(o, total);
   modal_set_mass(o, s->mass);
   modal_set_width(o, s->width);
-  for (int i = 0; i < s->modes; ++i) {
-    const double decay = s->decay[i] / ratio;
-    modal_set_mode(o, i, s->freq[i] * ratio, 1.0 / (1.0 / decay + damper_rate),
-                   s->gain_of_mode[i]);
+  for (int i = 0; i < count; ++i) {
+    const double freq = t ? t->freq[i] : s->freq[i];
+    const double decay = (t ? t->decay[i] : s->decay[i]) / ratio;
+    const double gain = t ? t->gain[i] : s->gain_of_mode[i];
+    modal_set_mode(o, i, freq * ratio, 1.0 / (1.0 / decay + damper_rate), gain);
   }
+  /* modes the table no longer has ring out where they are, deaf */
+  for (int i = count; i < total; ++i)
+    modal_set_mode(o, i, o->freq[i], fmin(o->decay[i], OBJECT_RING_OUT_S), 0.0);
   modal_update(o);
 }

@@ -24,10 +24,12 @@
               "modal mass); 0 leaves the mode out.")
 
 static const port_info object_ports[OBJECT_N_PORTS] = {
-    CONTROL("modes", "Modes", "object", NULL, 1, 8, OBJECT_TABLE_SIZE,
+    CONTROL("modes", "Modes", "object", NULL, 1, 8, OBJECT_MAX_MODES,
             PORT_INTEGER,
             "Number of modes of the object that take part, from the top of "
-            "the modal table. More modes: a richer, more metallic spectrum."),
+            "the modal table: of the 16 mode ports, or of a loaded table "
+            "file (up to 128). More modes: a richer, more metallic "
+            "spectrum."),
     CONTROL("object_mass", "Object mass", "object", UNIT_KG, 0.001f, 1, 1e12f,
             PORT_LOG,
             "Mass of the struck object. Modal masses are this mass divided by "
@@ -40,7 +42,8 @@ static const port_info object_ports[OBJECT_N_PORTS] = {
             "2^((note - root)/12). Off: every note strikes the same object."),
     CONTROL("root_note", "Root note", "object", UNIT_MIDI_NOTE, 0, 60, 127,
             PORT_INTEGER,
-            "The note at which the modal table sounds as written."),
+            "The note at which the modal table sounds as written (a loaded "
+            "table file with a '# root:' line brings its own)."),
     CONTROL("bend_range", "Pitch bend range", "object", UNIT_SEMITONE, 0, 2, 24,
             0, "Transposition of the objects at full pitch bend."),
     CONTROL("damper", "Damper", "object", NULL, 0, 0, 1, PORT_TOGGLE,
@@ -80,11 +83,19 @@ object_port(int index)
   return index >= 0 && index < OBJECT_N_PORTS ? &object_ports[index] : NULL;
 }
 
+const port_info object_notify_port =
+    PORT(PORT_NOTIFY, "notify", "Notify", NULL, NULL, 0, 0, 0, 0,
+         "patch:Set replies: the modal table in use, after it changed or "
+         "when asked with patch:Get.");
+
 const port_info*
 plugin_port(const plugin_info* p, int index)
 {
-  return index >= 0 && index < p->n_own ? &p->own[index]
-                                        : object_port(index - p->n_own);
+  if (index >= 0 && index < p->n_own)
+    return &p->own[index];
+  if (index == p->n_own + OBJECT_N_PORTS)
+    return &object_notify_port;
+  return object_port(index - p->n_own);
 }
 
 float

@@ -9,11 +9,15 @@
 
 #include <stddef.h>
 
+/* The modal table parameter (see uris.h): the plugins and the Turtle. */
+#define CONTACT_MODAL_TABLE_URI "urn:contact:modal_table"
+
 typedef enum port_kind {
   PORT_MIDI_IN,    /* atom:Sequence of midi:MidiEvent */
   PORT_AUDIO_OUT,  /* audio */
   PORT_CONTROL_IN, /* control input */
   PORT_METER,      /* control output */
+  PORT_NOTIFY,     /* atom:Sequence out: patch:Set replies (the last port) */
 } port_kind;
 
 enum port_flags {
@@ -73,7 +77,7 @@ typedef struct plugin_info {
   const char* comment;
   int n_ports;
   const port_info* own; /* the instrument's own ports, n_own of them; the */
-  int n_own;            /* object's follow (object_ports.h) */
+  int n_own;            /* object's follow (object_ports.h), then notify */
   const port_default* object_defaults; /* NULL-symbol terminated, or NULL */
 } plugin_info;
 
@@ -120,8 +124,8 @@ typedef struct plugin_info {
            "Share of the " gesture " = floor + (1 - floor) x (MIDI "           \
            "velocity / 127)^curve: above 1 soft notes are softer.")
 
-/* Port `index` of the plugin, own or object's (NULL out of range), and
- * its default for this plugin. */
+/* Port `index` of the plugin, own, object's or the notify output (NULL
+ * out of range), and its default for this plugin. */
 const port_info* plugin_port(const plugin_info* p, int index);
 float plugin_port_default(const plugin_info* p, int index);
 

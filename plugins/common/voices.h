@@ -11,19 +11,21 @@
 #include <stdint.h>
 
 typedef struct voice_slot {
-  int note;         /* MIDI note of the object */
-  bool sounding;    /* the voice is in use */
-  bool key_down;    /* its key is held */
-  bool sustained;   /* released while the sustain pedal is down */
-  bool damped;      /* the damper lies on it */
-  bool resting;     /* parked exactly at rest under a static load: not
-                       rendered until something changes */
-  float velocity;   /* of the note that started it, 0..1 */
-  float pressure;   /* channel or polyphonic pressure on it, 0..1 */
-  uint32_t started; /* strike order */
-  float level;      /* loudness estimate, for stealing */
-  float fade;       /* 1, or falling to 0 after being stolen */
-  float fade_step;  /* per sample */
+  int note;                /* MIDI note of the object */
+  bool sounding;           /* the voice is in use */
+  bool key_down;           /* its key is held */
+  bool sustained;          /* released while the sustain pedal is down */
+  bool damped;             /* the damper lies on it */
+  bool resting;            /* parked exactly at rest under a static load: not
+                              rendered until something changes */
+  float velocity;          /* of the note that started it, 0..1 */
+  float pressure;          /* channel or polyphonic pressure on it, 0..1 */
+  uint32_t started;        /* strike order */
+  float level;             /* loudness estimate, for stealing */
+  float fade;              /* 1, or falling to 0 after being stolen */
+  float fade_step;         /* per sample */
+  int ring_out;            /* modes kept ringing out after a table swap, or 0 */
+  uint64_t ring_out_until; /* instrument clock when they are let go */
 } voice_slot;
 
 /* The voice still playing `note` (not fading), or -1. */

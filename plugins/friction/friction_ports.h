@@ -35,7 +35,8 @@ enum friction_port {
   FRICTION_BREAKAWAY,
   FRICTION_NOISE_BETA,
   FRICTION_OBJECT, /* the object ports follow, see object_ports.h */
-  FRICTION_N_PORTS = FRICTION_OBJECT + OBJECT_N_PORTS
+  FRICTION_NOTIFY = FRICTION_OBJECT + OBJECT_N_PORTS, /* patch:Set replies */
+  FRICTION_N_PORTS
 };
 
 extern const plugin_info friction_info;

@@ -27,7 +27,8 @@ enum impact_port {
   IMPACT_VELOCITY_CURVE,
   IMPACT_EXT_FORCE,
   IMPACT_OBJECT, /* the object ports follow, see object_ports.h */
-  IMPACT_N_PORTS = IMPACT_OBJECT + OBJECT_N_PORTS
+  IMPACT_NOTIFY = IMPACT_OBJECT + OBJECT_N_PORTS, /* patch:Set replies */
+  IMPACT_N_PORTS
 };
 
 extern const plugin_info impact_info;

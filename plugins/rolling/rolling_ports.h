@@ -31,7 +31,8 @@ enum rolling_port {
   ROLLING_ALPHA,
   ROLLING_MU,
   ROLLING_OBJECT, /* the object ports follow, see object_ports.h */
-  ROLLING_N_PORTS = ROLLING_OBJECT + OBJECT_N_PORTS
+  ROLLING_NOTIFY = ROLLING_OBJECT + OBJECT_N_PORTS, /* patch:Set replies */
+  ROLLING_N_PORTS
 };
 
 extern const plugin_info rolling_info;

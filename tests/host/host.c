@@ -4,6 +4,7 @@
 #include "host.h"
 
 #include "alloc_count.h"
+#include "uris.h"
 
 #include <lilv/lilv.h>
 #include <lv2/atom/atom.h>
@@ -30,7 +31,9 @@ enum { EVENT_MAX = 64, SEQ_CAPACITY = 1 << 16, QUEUE = 1 << 16 };
 typedef struct event {
   uint64_t frame;
   uint32_t size;
+  LV2_URID type;
   uint8_t data[EVENT_MAX];
+  uint8_t* heap; /* the body when it is longer than EVENT_MAX, or NULL */
 } event;
 
 typedef struct ramp {
@@ -58,9 +61,10 @@ struct host {
   LV2_URID_Unmap unmap;
   LV2_URID atom_Float, atom_Int, atom_Double, atom_Sequence, midi_Event;
   LV2_URID log_Error, log_Warning;
+  contact_uris curis; /* the plugins' own, for the patch messages */
 
   LV2_Log_Log log;
-  int log_count, log_warnings;
+  int log_count, log_warnings, log_errors;
   char log_last[1024];
   char log_all[1 << 15]; /* every message, as long as they fit */
   size_t log_used;
@@ -87,6 +91,11 @@ struct host {
   int audio_port[2];
   float* audio[2];
   LV2_Atom_Sequence* seq;
+  int notify_port;
+  LV2_Atom_Sequence* notify;
+  int notify_sets;        /* patch:Set replies of the table seen */
+  char notify_path[8192]; /* the last one's path */
+  bool worker_in_restore; /* restore gets work:schedule */
 
   event* events;
   size_t n_events, cap_events;
@@ -134,6 +143,8 @@ log_vprintf(LV2_Log_Handle handle, LV2_URID type, const char* fmt, va_list ap)
   h->log_count++;
   if (type == h->log_Warning || type == h->log_Error)
     h->log_warnings++;
+  if (type == h->log_Error)
+    h->log_errors++;
   if (!h->quiet)
     fprintf(stderr, "[plugin] %s", h->log_last);
   return n;
@@ -223,11 +234,12 @@ setup_ports(host* h)
   h->audio[0] = (float*)calloc(h->max_block, sizeof(float));
   h->audio[1] = (float*)calloc(h->max_block, sizeof(float));
   h->seq = (LV2_Atom_Sequence*)calloc(1, SEQ_CAPACITY);
+  h->notify = (LV2_Atom_Sequence*)calloc(1, SEQ_CAPACITY);
   h->requests = (byte_queue*)calloc(1, sizeof(byte_queue));
   h->responses = (byte_queue*)calloc(1, sizeof(byte_queue));
   if (!h->symbols || !h->values || !h->mins || !h->defs || !h->maxs ||
       !h->is_control || !h->is_output || !h->audio[0] || !h->audio[1] ||
-      !h->seq || !h->requests || !h->responses)
+      !h->seq || !h->notify || !h->requests || !h->responses)
     return false;
   lilv_plugin_get_port_ranges_float(p, h->mins, h->maxs, h->defs);
 
@@ -236,6 +248,7 @@ setup_ports(host* h)
   LilvNode* atom = lilv_new_uri(h->world, LV2_ATOM__AtomPort);
   LilvNode* output = lilv_new_uri(h->world, LV2_CORE__OutputPort);
   h->midi_port = h->audio_port[0] = h->audio_port[1] = -1;
+  h->notify_port = -1;
   int n_audio = 0;
   for (uint32_t i = 0; i < n; ++i) {
     const LilvPort* port = lilv_plugin_get_port_by_index(p, i);
@@ -253,6 +266,9 @@ setup_ports(host* h)
     } else if (lilv_port_is_a(p, port, atom) && !h->is_output[i]) {
       h->midi_port = (int)i;
       lilv_instance_connect_port(h->instance, i, h->seq);
+    } else if (lilv_port_is_a(p, port, atom) && h->notify_port < 0) {
+      h->notify_port = (int)i;
+      lilv_instance_connect_port(h->instance, i, h->notify);
     } else {
       lilv_instance_connect_port(h->instance, i, NULL);
     }
@@ -306,6 +322,8 @@ host_open(const char* uri, double sample_rate, uint32_t max_block)
   h->midi_Event = map_uri(h, LV2_MIDI__MidiEvent);
   h->log_Error = map_uri(h, LV2_LOG__Error);
   h->log_Warning = map_uri(h, LV2_LOG__Warning);
+  contact_uris_map(&h->curis, &h->map);
+  h->worker_in_restore = true;
   h->log = (LV2_Log_Log){h, log_printf, log_vprintf};
   h->schedule = (LV2_Worker_Schedule){h, schedule_work};
 
@@ -405,6 +423,9 @@ host_close(host* h)
   free(h->audio[0]);
   free(h->audio[1]);
   free(h->seq);
+  free(h->notify);
+  for (size_t i = 0; i < h->n_events; ++i)
+    free(h->events[i].heap);
   free(h->requests);
   free(h->responses);
   free(h->events);
@@ -507,10 +528,12 @@ host_get_index(const host* h, int index)
 
 /* ---- events and ramps ------------------------------------------------- */
 
-bool
-host_midi(host* h, uint64_t frame, const uint8_t* msg, uint32_t size)
+/* an event of any type at `frame`, its body copied */
+static bool
+host_event(host* h, uint64_t frame, LV2_URID type, const void* body,
+           uint32_t size)
 {
-  if (size > EVENT_MAX || frame < h->now)
+  if (frame < h->now || size > SEQ_CAPACITY / 2)
     return false;
   if (h->n_events == h->cap_events) {
     const size_t cap = h->cap_events ? 2 * h->cap_events : 64;
@@ -520,17 +543,77 @@ host_midi(host* h, uint64_t frame, const uint8_t* msg, uint32_t size)
     h->events = grown;
     h->cap_events = cap;
   }
+  uint8_t* heap = NULL;
+  if (size > EVENT_MAX) {
+    heap = (uint8_t*)malloc(size);
+    if (!heap)
+      return false;
+    memcpy(heap, body, size);
+  }
   /* keep the queue sorted by frame, equal frames in arrival order */
   size_t at = h->n_events;
   while (at > 0 && h->events[at - 1].frame > frame)
     --at;
   memmove(&h->events[at + 1], &h->events[at],
           (h->n_events - at) * sizeof(event));
-  h->events[at].frame = frame;
-  h->events[at].size = size;
-  memcpy(h->events[at].data, msg, size);
+  event* e = &h->events[at];
+  e->frame = frame;
+  e->size = size;
+  e->type = type;
+  e->heap = heap;
+  if (!heap)
+    memcpy(e->data, body, size);
   h->n_events++;
   return true;
+}
+
+bool
+host_midi(host* h, uint64_t frame, const uint8_t* msg, uint32_t size)
+{
+  return size <= EVENT_MAX && host_event(h, frame, h->midi_Event, msg, size);
+}
+
+/* a patch message forged by the plugins' own helpers (uris.h) */
+static bool
+host_patch(host* h, uint64_t frame, const char* path)
+{
+  static uint8_t buf[16384];
+  LV2_Atom_Forge forge;
+  lv2_atom_forge_init(&forge, &h->map);
+  lv2_atom_forge_set_buffer(&forge, buf, sizeof(buf));
+  const LV2_Atom_Forge_Ref ref =
+      path ? contact_write_set_table(&forge, &h->curis, path,
+                                     (uint32_t)strlen(path))
+           : contact_write_get_table(&forge, &h->curis);
+  if (!ref)
+    return false;
+  const LV2_Atom* atom = (const LV2_Atom*)buf;
+  return host_event(h, frame, atom->type, LV2_ATOM_BODY_CONST(atom),
+                    atom->size);
+}
+
+bool
+host_set_table(host* h, uint64_t frame, const char* path)
+{
+  return host_patch(h, frame, path);
+}
+
+bool
+host_get_table(host* h, uint64_t frame)
+{
+  return host_patch(h, frame, NULL);
+}
+
+int
+host_table_replies(const host* h)
+{
+  return h->notify_sets;
+}
+
+const char*
+host_table_reply(const host* h)
+{
+  return h->notify_path;
 }
 
 bool
@@ -600,22 +683,44 @@ fill_sequence(host* h, uint32_t frames)
   size_t used = 0;
   while (used < h->n_events && h->events[used].frame < h->now + frames) {
     const event* e = &h->events[used];
-    struct {
+    static union {
       LV2_Atom_Event header;
-      uint8_t data[EVENT_MAX];
+      uint8_t bytes[SEQ_CAPACITY / 2 + sizeof(LV2_Atom_Event)];
     } ev;
     ev.header.time.frames = (int64_t)(e->frame - h->now);
-    ev.header.body.type = h->midi_Event;
+    ev.header.body.type = e->type;
     ev.header.body.size = e->size;
-    memcpy(ev.data, e->data, e->size);
+    memcpy(ev.bytes + sizeof(LV2_Atom_Event), e->heap ? e->heap : e->data,
+           e->size);
     if (!lv2_atom_sequence_append_event(
             seq, SEQ_CAPACITY - (uint32_t)sizeof(LV2_Atom), &ev.header))
       break; /* full: the rest waits for the next block */
+    free(e->heap);
     ++used;
   }
   if (used > 0) {
     memmove(h->events, h->events + used, (h->n_events - used) * sizeof(event));
     h->n_events -= used;
+  }
+}
+
+/* the patch:Set replies the plugin wrote on its notify port */
+static void
+read_notify(host* h)
+{
+  const LV2_Atom_Sequence* seq = h->notify;
+  if (h->notify_port < 0 || seq->atom.type != h->atom_Sequence)
+    return;
+  LV2_ATOM_SEQUENCE_FOREACH(seq, ev)
+  {
+    if (ev->body.type != h->curis.atom_Object)
+      continue;
+    const char* path =
+        contact_read_set_table(&h->curis, (const LV2_Atom_Object*)&ev->body);
+    if (path) {
+      h->notify_sets++;
+      snprintf(h->notify_path, sizeof(h->notify_path), "%s", path);
+    }
   }
 }
 
@@ -633,15 +738,20 @@ host_run(host* h, uint64_t frames, uint32_t block, float* out_l, float* out_r)
     }
     apply_ramps(h);
     fill_sequence(h, n);
+    /* the notify port: an empty chunk of the buffer's capacity */
+    h->notify->atom.type = 0;
+    h->notify->atom.size = SEQ_CAPACITY - (uint32_t)sizeof(LV2_Atom);
+
+    /* work_response() and end_run() belong to the audio thread: counted */
+    alloc_count_begin();
     if (h->worker)
       drain(h, h->responses, true);
-
-    alloc_count_begin();
     lilv_instance_run(h->instance, n);
-    alloc_count_end();
-
     if (h->worker && h->worker->end_run)
       h->worker->end_run(h->instance->lv2_handle);
+    alloc_count_end();
+
+    read_notify(h);
     run_worker(h);
     if (out_l && h->audio_port[0] >= 0)
       memcpy(out_l + done, h->audio[0], n * sizeof(float));
@@ -722,13 +832,25 @@ host_save_state(host* h, const char* dir, const char* filename)
   return rc == 0;
 }
 
+void
+host_restore_with_worker(host* h, bool worker)
+{
+  h->worker_in_restore = worker;
+}
+
 bool
 host_restore_state(host* h, const char* path)
 {
   LilvState* state = lilv_state_new_from_file(h->world, &h->map, NULL, path);
   if (!state)
     return false;
-  lilv_state_restore(state, h->instance, set_port_value, h, 0, h->features);
+  /* without work:schedule the plugin loads its files in restore() itself;
+   * with it (as a host that restores while running, state:threadSafeRestore)
+   * it hands them to the worker, which works after the next run() */
+  const LV2_Feature* no_worker[] = {&h->feature_map, &h->feature_unmap,
+                                    &h->feature_log, &h->feature_options, NULL};
+  lilv_state_restore(state, h->instance, set_port_value, h, 0,
+                     h->worker_in_restore ? h->features : no_worker);
   lilv_state_free(state);
   return true;
 }
@@ -745,6 +867,20 @@ int
 host_log_warnings(const host* h)
 {
   return h->log_warnings;
+}
+
+int
+host_log_errors(const host* h)
+{
+  return h->log_errors;
+}
+
+void
+host_log_clear(host* h)
+{
+  h->log_used = 0;
+  h->log_all[0] = '\0';
+  h->log_last[0] = '\0';
 }
 
 const char*

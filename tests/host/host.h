@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * A small lilv host: loads a plugin of the built bundle (LV2_PATH), sets
- * ports by symbol, plays MIDI at given frames, applies linear port ramps,
- * runs the worker synchronously (between run() calls), renders any block
- * size and rate, and counts the allocations made inside run().  It drives
- * the plugin tests and the renderer, contact-render.
+ * ports by symbol, plays MIDI and patch messages at given frames, applies
+ * linear port ramps, runs the worker synchronously (between run() calls),
+ * renders any block size and rate, and counts the allocations made inside
+ * run().  It drives the plugin tests and the renderer, contact-render.
+ *
+ * The worker: what the plugin schedules in run() is worked right after
+ * that run() returns, in the same thread, and the responses are delivered
+ * just before the next run() (as jalv does, with its worker thread
+ * replaced by the gap between blocks): a patch:Set in block k takes
+ * effect at the start of block k + 1, at the same frame whatever the
+ * machine's speed, so tests are repeatable.  work_response() and end_run()
+ * are counted with run() by the allocation counter.
  */
 #ifndef CONTACT_HOST_H
 #define CONTACT_HOST_H
@@ -43,6 +51,14 @@ bool host_note_off(host* h, uint64_t frame, int note);
 bool host_ramp(host* h, const char* symbol, uint64_t start, uint64_t end,
                float from, float to);
 
+/* The modal table parameter: a patch:Set of `path` ("" clears it) and a
+ * patch:Get, on the MIDI (control) input at `frame`; the patch:Set
+ * replies seen on the notify port so far, and the last one's path. */
+bool host_set_table(host* h, uint64_t frame, const char* path);
+bool host_get_table(host* h, uint64_t frame);
+int host_table_replies(const host* h);
+const char* host_table_reply(const host* h);
+
 /* Sample-accurate automation, as a host that splits its blocks at
  * automation points: ramps then change value only at multiples of
  * `frames` (0: at block starts, the default), and every block ends at the
@@ -63,11 +79,16 @@ long long host_run_allocations(const host* h);
 bool host_load_preset(host* h, const char* preset_uri);
 bool host_save_state(host* h, const char* dir, const char* filename);
 bool host_restore_state(host* h, const char* path);
+/* Whether restore() gets work:schedule (default: yes, as a host restoring
+ * while it runs; no: the plugin must load in restore() itself). */
+void host_restore_with_worker(host* h, bool worker);
 
 /* Log messages the plugin sent (all kinds / warnings and errors), and the
  * text of the last one. */
 int host_log_count(const host* h);
 int host_log_warnings(const host* h);
+int host_log_errors(const host* h);
+void host_log_clear(host* h); /* empties host_log_all() and _last() */
 const char* host_log_last(const host* h);
 const char* host_log_all(const host* h); /* every message, concatenated */
 void host_log_quiet(host* h, bool quiet);
