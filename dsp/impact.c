@@ -322,6 +322,20 @@ impact_solve(const impact_law* law, double x0, double dx_free, double kx,
   return solve(law, &series, x0, dx_free, kx, h, guess);
 }
 
+impact_series
+impact_series_of(double alpha)
+{
+  return binomials_of(alpha);
+}
+
+impact_solution
+impact_solve_series(const impact_law* law, const impact_series* series,
+                    double x0, double dx_free, double kx, double h,
+                    double guess)
+{
+  return solve(law, series, x0, dx_free, kx, h, guess);
+}
+
 void
 impact_init(impact* im, double sample_rate)
 {

@@ -110,6 +110,15 @@ typedef struct impact_series {
   double spread; /* max(1, |a-1|, |a-2|), the powers in that bound */
 } impact_series;
 
+impact_series impact_series_of(double alpha);
+
+/* impact_solve() with the series of law->alpha at hand (a caller solving
+ * every sample keeps it) */
+impact_solution impact_solve_series(const impact_law* law,
+                                    const impact_series* series, double x0,
+                                    double dx_free, double kx, double h,
+                                    double guess);
+
 /* What the meters show: the most recent completed contact, measured from
  * the simulated trajectory. */
 typedef struct impact_contact {

@@ -17,6 +17,7 @@ rolling_init(rolling* r, double sample_rate, uint64_t seed)
   r->seed = seed;
   surface_init(&r->ground, seed);
   r->law = (impact_law){1e9, 1.5, 0.3};
+  r->series = impact_series_of(r->law.alpha);
   r->ball_mass = 0.005;
   r->weight = 0.005 * 9.81;
 }
@@ -41,6 +42,8 @@ rolling_set_law(rolling* r, impact_law law)
   const bool spring =
       law.stiffness != r->law.stiffness || law.alpha != r->law.alpha;
   r->law = law;
+  if (law.alpha != r->series.a)
+    r->series = impact_series_of(law.alpha);
   if (spring) {
     r->spring_changed = true;
     update_patch(r);
@@ -260,9 +263,9 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
       applied = 0.0;
       const double dx_free = ball_dx - (px_free - px) + (offset - r->offset);
 
-      const impact_solution sol =
-          impact_solve(&r->law, x0, dx_free, kx, h,
-                       3.0 * (r->force - r->force_prev) + r->force_prev2);
+      const impact_solution sol = impact_solve_series(
+          &r->law, &r->series, x0, dx_free, kx, h,
+          3.0 * (r->force - r->force_prev) + r->force_prev2);
       const double f = sol.force;
       newton_stats_count(&r->stats, sol.iterations, sol.converged);
       touching += f != 0.0;

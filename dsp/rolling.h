@@ -59,6 +59,7 @@ typedef struct rolling {
   modal_coeffs sub; /* object coefficients for the sub-step */
   surface ground;
   impact_law law;
+  impact_series series; /* of law.alpha, for the solve */
   double sample_rate;
   uint64_t seed;    /* of the surface */
   double ball_mass; /* kg */

@@ -254,16 +254,24 @@ run_plugin(const char* uri, const setting* ports, int chord, double seconds)
   return 1e9 * best / (double)frames;
 }
 
-/* the limit at each size, measured at the start of the run */
+/* The limit at each size: measured at the start of the run, and again
+ * beside every figure (a quarter of its time, best of 3); a figure's ratio
+ * takes the least of the two, the measurement least disturbed by whatever
+ * else ran on the machine, so a ratio is never flattered by a slow limit. */
 static const int limit_sizes[] = {8, 16, 32, 128};
 static double limits[4];
+static double limit_seconds;
 
 static double
 limit_for(int modes)
 {
   for (int i = 0; i < 4; ++i)
-    if (limit_sizes[i] == modes)
+    if (limit_sizes[i] == modes) {
+      if (!isnan(limits[i]))
+        limits[i] =
+            fmin(limits[i], limit_ns_per_sample(modes, rate, limit_seconds));
       return limits[i];
+    }
   return NAN;
 }
 
@@ -273,6 +281,15 @@ report(const char* what, int modes, double ns, const char* extra)
   const double limit = limit_for(modes);
   printf("  %-40s %7.1f ns  limit %5.1f  ratio %5.2fx%s\n", what, ns, limit,
          ns / limit, extra ? extra : "");
+}
+
+static void
+print_limits(void)
+{
+  printf("\nThe limit, least measured in the run:");
+  for (int i = 0; i < 4; ++i)
+    printf(" %.1f ns (%d modes)%s", limits[i], limit_sizes[i],
+           i < 3 ? "," : "\n");
 }
 
 static void
@@ -316,7 +333,9 @@ main(int argc, char** argv)
   printf("contact benchmark, %g kHz, blocks of %d, %g s per figure "
          "(best of 3); ratio = ns / the limit's ns at as many modes\n\n",
          rate / 1e3, BLOCK, seconds);
-  printf("Limit (a bare bank of modes, limit.h):\n");
+  printf("Limit (a bare bank of modes, limit.h; measured again beside each "
+         "figure, the least kept):\n");
+  limit_seconds = 0.25 * seconds;
   for (int i = 0; i < 4; ++i) {
     limits[i] =
         with_limit ? limit_ns_per_sample(limit_sizes[i], rate, seconds) : NAN;
@@ -396,6 +415,7 @@ main(int argc, char** argv)
   }
 
   if (!SECTION("plugin")) {
+    print_limits();
     free(vs);
     return 0;
   }
@@ -417,6 +437,7 @@ main(int argc, char** argv)
              100.0 * (ns / dsp16[i] - 1.0));
     report(strrchr(uris[i], ':') + 1, 16, ns, extra);
   }
+  print_limits();
   free(vs);
   return 0;
 }
