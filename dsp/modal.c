@@ -276,24 +276,6 @@ modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
 }
 
 DSP_VECTOR_CLONES void
-modal_predict(modal_object* o, const modal_coeffs* c, double* point_x,
-              double* point_v)
-{
-  modal_vec sx = {0}, sv = {0};
-  for (int l = 0; l < o->n; l += MODAL_LANES) {
-    const modal_vec x = LOAD(o->x + l), v = LOAD(o->v + l);
-    const modal_vec xn = LOAD(c->a11 + l) * x + LOAD(c->a12 + l) * v;
-    const modal_vec vn = LOAD(c->a21 + l) * x + LOAD(c->a22 + l) * v;
-    STORE(o->x + l, xn);
-    STORE(o->v + l, vn);
-    sx += xn;
-    sv += vn;
-  }
-  *point_x = lanes_sum(&sx);
-  *point_v = lanes_sum(&sv);
-}
-
-DSP_VECTOR_CLONES void
 modal_next(const modal_object* o, const modal_coeffs* c, double* point_x,
            double* point_v, double* right_v)
 {
@@ -483,7 +465,7 @@ modal_correct_bounds(modal_object* o, const modal_coeffs* c, double force,
   *speed = (1.0 + bounds_margin) * lanes_sum(&sv);
 }
 
-/* modal_correct() with the force of one step, then modal_predict() of the
+/* modal_correct() with the force of one step, then the free motion of the
  * next, in one pass (the right pickup comes free, from the lanes). */
 DSP_VECTOR_CLONES void
 modal_correct_predict(modal_object* o, const modal_coeffs* c, double force,

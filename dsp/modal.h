@@ -104,11 +104,10 @@ void modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
                 double scale);
 
 /* One step under contact force, in two halves (the K method, [ch8] 8.A.1):
- * predict() advances every mode freely and returns the interaction point's
- * displacement and velocity so far; correct() adds the response to the
- * step's force once it is known. */
-void modal_predict(modal_object* o, const modal_coeffs* c, double* point_x,
-                   double* point_v);
+ * the modes advance freely (modal_correct_predict() below, with the last
+ * step's force) and give the interaction point's displacement and velocity
+ * so far; correct() adds the response to the step's force once it is
+ * known. */
 void modal_correct(modal_object* o, const modal_coeffs* c, double force);
 /* The same with the force's effect on the next step split off, so that a
  * contact solver need not wait for the pass over the modes: with the
@@ -160,9 +159,9 @@ bool modal_is_finite(const modal_object* o);
 void modal_correct_bounds(modal_object* o, const modal_coeffs* c, double force,
                           double* reach, double* speed);
 
-/* modal_correct() with one step's force, then modal_predict() of the next
- * step, in one pass; right_v (unless NULL): the right pickup's predicted
- * velocity. */
+/* modal_correct() with one step's force, then the free motion of the next
+ * step, in one pass (force 0: the free motion alone); right_v (unless
+ * NULL): the right pickup's predicted velocity. */
 void modal_correct_predict(modal_object* o, const modal_coeffs* c, double force,
                            double* point_x, double* point_v, double* right_v);
 

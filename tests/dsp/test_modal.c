@@ -14,7 +14,8 @@
  * 3. the right pickup hears mode i (1-based) with the weight 1 - width (1 -
  *    (-1)^(i-1)) (modal.h), the left with 1;
  * 4. free ringing (modal_ring) outputs, at every sample, the pickups'
- *    velocities of the state that modal_predict() steps to, for any number
+ *    velocities of the state that modal_correct_predict() (no force)
+ *    steps to, for any number
  *    of modes (whole vectors, chunks and their tails) and however the
  *    frames are split.
  */
@@ -231,7 +232,7 @@ ring_output(void)
     double peak = 0.0, off = 0.0;
     for (int t = 0; t < FRAMES; ++t) {
       double px, pv, left, right;
-      modal_predict(&stepped, &stepped.audio, &px, &pv);
+      modal_correct_predict(&stepped, &stepped.audio, 0.0, &px, &pv, NULL);
       modal_pickups(&stepped, &left, &right);
       peak = fmax(peak, fmax(fabs(left), fabs(right)));
       off = fmax(off, fmax(fabs(l[t] - left), fabs(r[t] - right)));
