@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { EVENT_MAX = 64, SEQ_CAPACITY = 1 << 16, QUEUE = 1 << 16 };
@@ -54,6 +55,7 @@ struct host {
   double rate;
   uint32_t max_block;
   uint64_t now;
+  double run_seconds; /* wall time spent inside the plugin's run() */
 
   char** uris;
   uint32_t n_uris;
@@ -746,7 +748,12 @@ host_run(host* h, uint64_t frames, uint32_t block, float* out_l, float* out_r)
     alloc_count_begin();
     if (h->worker)
       drain(h, h->responses, true);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     lilv_instance_run(h->instance, n);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    h->run_seconds += (double)(t1.tv_sec - t0.tv_sec) +
+                      1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (h->worker && h->worker->end_run)
       h->worker->end_run(h->instance->lv2_handle);
     alloc_count_end();
@@ -760,6 +767,12 @@ host_run(host* h, uint64_t frames, uint32_t block, float* out_l, float* out_r)
     h->now += n;
     done += n;
   }
+}
+
+double
+host_run_seconds(const host* h)
+{
+  return h->run_seconds;
 }
 
 long long

@@ -71,6 +71,11 @@ void host_automation_grid(host* h, uint32_t frames);
 void host_run(host* h, uint64_t frames, uint32_t block, float* out_l,
               float* out_r);
 
+/* Wall time spent inside the plugin's run() since host_open, in seconds
+ * (what the benchmark's plugin figures time, without the harness's own
+ * event handling around it). */
+double host_run_seconds(const host* h);
+
 /* Allocations (malloc family) made inside run() since host_open, or -1
  * when this build cannot count them (sanitizer builds). */
 long long host_run_allocations(const host* h);
