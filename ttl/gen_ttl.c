@@ -404,7 +404,8 @@ typedef struct preset {
   char label[160];
   char comment[256];
   char material[32];
-  int bank; /* index into banks, -1 until named */
+  char table[64]; /* a shipped modal table (contact.lv2/tables/), or "" */
+  int bank;       /* index into banks, -1 until named */
   float values[MAX_PORTS];
   double ratios[MAX_MODES], gains[MAX_MODES];
   int n_ratios, n_gains;
@@ -548,6 +549,15 @@ read_presets(const char* path, preset_file* pf)
       snprintf(pr->comment, sizeof(pr->comment), "%s", rest);
     } else if (!strcmp(key, "shape")) {
       /* the shape model the tests check the ratios against */
+    } else if (!strcmp(key, "table")) {
+      /* a file of the bundle's tables/ folder, by name only */
+      if (!*rest || strchr(rest, '/') || rest[0] == '.' ||
+          strlen(rest) >= sizeof(pr->table)) {
+        fprintf(stderr, "%s:%d: table '%s' is not a file name\n", path, n,
+                rest);
+        ok = false;
+      }
+      snprintf(pr->table, sizeof(pr->table), "%s", rest);
     } else if (!strcmp(key, "material")) {
       snprintf(pr->material, sizeof(pr->material), "%s", rest);
     } else if (!strcmp(key, "ratios")) {
@@ -578,9 +588,11 @@ static void
 write_presets(FILE* f, const preset_file* pf)
 {
   const plugin_info* p = pf->plugin;
-  fputs("@prefix lv2: <http://lv2plug.in/ns/lv2core#> .\n"
+  fputs("@prefix atom: <http://lv2plug.in/ns/ext/atom#> .\n"
+        "@prefix lv2: <http://lv2plug.in/ns/lv2core#> .\n"
         "@prefix pset: <http://lv2plug.in/ns/ext/presets#> .\n"
-        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "@prefix state: <http://lv2plug.in/ns/ext/state#> .\n\n"
         "# Generated from presets/ by ttl/gen_ttl.c.\n",
         f);
   for (int k = 0; k < pf->n; ++k) {
@@ -599,6 +611,10 @@ write_presets(FILE* f, const preset_file* pf)
     fputs(" ;\n\trdfs:comment ", f);
     string(f, comment);
     fprintf(f, " ;\n\tpset:bank <urn:contact:bank:%s>", banks[pr->bank].id);
+    if (pr->table[0]) /* a path relative to the preset's bundle (lilv maps
+                       * it to an absolute one on restore) */
+      fprintf(f, " ;\n\tstate:state [\n\t\t<%s> \"tables/%s\"^^atom:Path\n\t]",
+              CONTACT_MODAL_TABLE_URI, pr->table);
     fputs(" ;\n\tlv2:port", f);
     bool first = true;
     for (int i = 0; i < p->n_ports; ++i) {

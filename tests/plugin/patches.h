@@ -19,6 +19,7 @@ typedef struct patch {
   char uri[128];     /* empty for the default */
   char material[32]; /* empty unless the preset names one */
   char shape[32];    /* the model of its ratios, empty if none */
+  char table[64];    /* the shipped modal table it loads, empty if none */
   double q;          /* the preset's q, 0 if none */
   int root;          /* the note it is made for */
 } patch;
@@ -51,6 +52,8 @@ patches_read(const char* uri, bool with_default, patch* out, int max)
       snprintf(p->uri, sizeof(p->uri), "urn:contact:preset:%s-%s", name, p->id);
     } else if (p && !strncmp(line, "material ", 9)) {
       sscanf(line + 9, "%31s", p->material);
+    } else if (p && !strncmp(line, "table ", 6)) {
+      sscanf(line + 6, "%63s", p->table);
     } else if (p && !strncmp(line, "shape ", 6)) {
       sscanf(line + 6, "%31s", p->shape);
     } else if (p && !strncmp(line, "q ", 2)) {

@@ -29,6 +29,7 @@
 #include "analysis.h"
 #include "check.h"
 #include "host.h"
+#include "modal_table.h"
 #include "patches.h"
 #include "render.h"
 
@@ -277,14 +278,50 @@ speed_response(const patch* p)
   }
 }
 
+/* The object's fundamental at the patch's note: the lowest mode of the
+ * modal table the patch loads (transposed from the table's root, or from
+ * root_note when it has none), else mode 1 of the ports. */
+static double
+fundamental(const patch* p)
+{
+  host* h = patch_open(plugin, p, rate, BLOCK);
+  double f1 = host_get(h, "mode1_freq");
+  /* a table the preset's state names loads in the worker: asked for after
+   * the first block, when it has been swapped in */
+  host_run(h, 1, 1, NULL, NULL);
+  HOST_OK(host_get_table(h, 1));
+  host_run(h, 1, 1, NULL, NULL);
+  const char* path = host_table_reply(h);
+  if (p->table[0]) { /* the preset's state named it: it is the one in use */
+    const size_t n = strlen(p->table), len = path ? strlen(path) : 0;
+    CHECK(len > n + 7 && !strcmp(path + len - n, p->table) &&
+              !strncmp(path + len - n - 7, "tables/", 7),
+          "%s: table %s not loaded (in use: '%s')", p->id, p->table,
+          path ? path : "");
+  }
+  if (path && path[0]) {
+    static modal_table table;
+    modal_table_error error;
+    CHECK(modal_table_load(path, &table, &error) == MODAL_TABLE_SUCCESS,
+          "%s: its table %s does not load", p->id, path);
+    double lowest = INFINITY;
+    for (int i = 0; i < table.count; ++i)
+      lowest = fmin(lowest, table.freq[i]);
+    const double root = table.root != MODAL_TABLE_NO_ROOT
+                            ? table.root
+                            : host_get(h, "root_note");
+    f1 = lowest * pow(2.0, (p->root - root) / 12.0);
+  }
+  host_close(h);
+  return f1;
+}
+
 /* 5. */
 static void
 strike_duration(const patch* p)
 {
   take t = play(p, 64, 0.25, NULL, 1.0, "contact_time", -1.0);
-  host* h = patch_open(plugin, p, rate, BLOCK);
-  const double f1 = host_get(h, "mode1_freq");
-  host_close(h);
+  const double f1 = fundamental(p);
   const double periods = 1e-3 * t.meter * f1;
   printf("%-14s velocity 64 in contact %.3f ms, %.3f periods of %.1f Hz\n",
          p->id, t.meter, periods, f1);
