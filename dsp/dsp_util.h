@@ -5,14 +5,18 @@
 
 #define DSP_PI 3.14159265358979323846
 
-/* The per-mode loops are also compiled for AVX-512 and for AVX2, both with
- * FMA, and chosen at load time (ifunc), so one binary runs on every x86-64
- * and fast on recent ones. */
+/* Code whose speed depends on the instruction set is compiled for several
+ * and chosen at load time (ifunc), so that one binary runs on every x86-64
+ * and fast on recent ones: the per-mode loops by modal.c (DSP_DISPATCH),
+ * the contact solvers, scalar code that gains from FMA, by GCC's
+ * target_clones (DSP_VECTOR_CLONES). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&         \
     defined(__linux__)
+#define DSP_DISPATCH 1
 #define DSP_VECTOR_CLONES                                                      \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
+#define DSP_DISPATCH 0
 #define DSP_VECTOR_CLONES
 #endif
 

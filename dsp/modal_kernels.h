@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: ISC */
+/* The per-mode loops of modal.c, included by it once per instruction set
+ * (see there) with
+ *   KERNEL_LANES   doubles per vector: as wide as the set's registers
+ *   KERNEL(name)   the name of this set's copy of `name`
+ *   KERNEL_TARGET  the function attribute that selects the set
+ *   KERNEL_EXPORT  how an entry point is declared (static when modal.c
+ *                  dispatches to it)
+ * The loops work on vectors of KERNEL_LANES modes (GCC and clang vector
+ * extensions).  Mode l sits in lane l % KERNEL_LANES, an even number, so
+ * the even lanes hold the odd-numbered modes (1, 3, ...) and the odd lanes
+ * the even-numbered ones: the right pickup, weight 1 on the first and
+ * 1 - 2 width on the second, is read off the lanes of the left pickup's
+ * sum with no pass of its own. */
+typedef double KERNEL(modal_vec)
+    __attribute__((vector_size(KERNEL_LANES * sizeof(double)), may_alias));
+#define modal_vec KERNEL(modal_vec)
+
+/* the arrays are aligned to 64 bytes and padded to whole vectors */
+#define LOAD(p)         (*(const modal_vec*)(p))
+#define STORE(p, value) (*(modal_vec*)(p) = (value))
+
+/* The lanes folded pairwise (a tree: short dependency chains for the
+ * contact solver waiting on the sums): lane 0 ends with the even lanes'
+ * sum, lane 1 with the odd lanes'. */
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(lanes_fold)(const modal_vec* a, double* even, double* odd)
+{
+  double f[KERNEL_LANES];
+  memcpy(f, a, sizeof(f));
+  for (int w = KERNEL_LANES / 2; w >= 2; w /= 2)
+    for (int k = 0; k < w; ++k)
+      f[k] += f[k + w];
+  *even = f[0];
+  *odd = f[1];
+}
+
+static DSP_INLINE KERNEL_TARGET double
+KERNEL(lanes_sum)(const modal_vec* a)
+{
+  double even, odd;
+  KERNEL(lanes_fold)(a, &even, &odd);
+  return even + odd;
+}
+
+/* the pickups from the lanes of the interaction point's velocity sum */
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(lanes_pickups)(const modal_object* o, const modal_vec* sv, double* left,
+              double* right)
+{
+  double even, odd;
+  KERNEL(lanes_fold)(sv, &even, &odd);
+  *left = even + odd;
+  *right = even + (1.0 - 2.0 * o->width) * odd;
+}
+
+/* Free ringing goes by chunks of two vectors of modes held in registers
+ * over up to RING_FRAMES samples, each chunk adding its velocities into
+ * one vector per sample; the pickups are read off those sums' lanes at the
+ * end.  The arithmetic of each mode and sample is the same however the
+ * frames are split, so the output does not depend on the host's blocks. */
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(ring_chunk)(const modal_coeffs* c, double* x, double* v, int l, int pair,
+           int len, modal_vec* acc)
+{
+  const int k = KERNEL_LANES;
+  const modal_vec a11 = LOAD(c->a11 + l), a12 = LOAD(c->a12 + l);
+  const modal_vec a21 = LOAD(c->a21 + l), a22 = LOAD(c->a22 + l);
+  modal_vec x0 = LOAD(x + l), v0 = LOAD(v + l);
+  if (pair) {
+    const modal_vec b11 = LOAD(c->a11 + l + k), b12 = LOAD(c->a12 + l + k);
+    const modal_vec b21 = LOAD(c->a21 + l + k), b22 = LOAD(c->a22 + l + k);
+    modal_vec x1 = LOAD(x + l + k), v1 = LOAD(v + l + k);
+    for (int t = 0; t < len; ++t) {
+      const modal_vec xn0 = a11 * x0 + a12 * v0;
+      const modal_vec vn0 = a21 * x0 + a22 * v0;
+      const modal_vec xn1 = b11 * x1 + b12 * v1;
+      const modal_vec vn1 = b21 * x1 + b22 * v1;
+      x0 = xn0;
+      v0 = vn0;
+      x1 = xn1;
+      v1 = vn1;
+      acc[t] += vn0 + vn1;
+    }
+    STORE(x + l + k, x1);
+    STORE(v + l + k, v1);
+  } else {
+    for (int t = 0; t < len; ++t) {
+      const modal_vec xn0 = a11 * x0 + a12 * v0;
+      const modal_vec vn0 = a21 * x0 + a22 * v0;
+      x0 = xn0;
+      v0 = vn0;
+      acc[t] += vn0;
+    }
+  }
+  STORE(x + l, x0);
+  STORE(v + l, v0);
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
+           double scale)
+{
+  const modal_coeffs* c = &o->audio;
+  const int n = o->n;
+  modal_vec acc[RING_FRAMES];
+  for (int t0 = 0; t0 < frames; t0 += RING_FRAMES) {
+    const int len = frames - t0 < RING_FRAMES ? frames - t0 : RING_FRAMES;
+    memset(acc, 0, sizeof(acc[0]) * (size_t)len);
+    for (int l = 0; l < n; l += 2 * KERNEL_LANES) {
+      if (l + KERNEL_LANES < n)
+        KERNEL(ring_chunk)(c, o->x, o->v, l, 1, len, acc);
+      else
+        KERNEL(ring_chunk)(c, o->x, o->v, l, 0, len, acc);
+    }
+    for (int t = 0; t < len; ++t) {
+      double left, right;
+      KERNEL(lanes_pickups)(o, &acc[t], &left, &right);
+      out_l[t0 + t] += (float)(scale * left);
+      out_r[t0 + t] += (float)(scale * right);
+    }
+  }
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_next)(const modal_object* o, const modal_coeffs* c, double* point_x,
+           double* point_v, double* right_v)
+{
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += KERNEL_LANES) {
+    const modal_vec x = LOAD(o->x + l), v = LOAD(o->v + l);
+    sx += LOAD(c->a11 + l) * x + LOAD(c->a12 + l) * v;
+    sv += LOAD(c->a21 + l) * x + LOAD(c->a22 + l) * v;
+  }
+  *point_x = KERNEL(lanes_sum)(&sx);
+  KERNEL(lanes_pickups)(o, &sv, point_v, right_v);
+}
+
+/* the body of both advances; with_x a constant, so each gets its loop */
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force, bool with_x,
+        double* point_x, double* point_v, double* right_v)
+{
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += KERNEL_LANES) {
+    const modal_vec a11 = LOAD(c->a11 + l), a12 = LOAD(c->a12 + l);
+    const modal_vec a21 = LOAD(c->a21 + l), a22 = LOAD(c->a22 + l);
+    const modal_vec xc = LOAD(o->x + l) + LOAD(c->bx + l) * force;
+    const modal_vec vc = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    const modal_vec xn = a11 * xc + a12 * vc;
+    const modal_vec vn = a21 * xc + a22 * vc;
+    STORE(o->x + l, xn);
+    STORE(o->v + l, vn);
+    if (with_x)
+      sx += a11 * xn + a12 * vn;
+    sv += a21 * xn + a22 * vn;
+  }
+  if (with_x)
+    *point_x = KERNEL(lanes_sum)(&sx);
+  KERNEL(lanes_pickups)(o, &sv, point_v, right_v);
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_advance)(modal_object* o, const modal_coeffs* c, double force,
+              double* point_v, double* right_v)
+{
+  KERNEL(advance)(o, c, force, false, NULL, point_v, right_v);
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_advance_point)(modal_object* o, const modal_coeffs* c, double force,
+                    double* point_x, double* point_v, double* right_v)
+{
+  KERNEL(advance)(o, c, force, true, point_x, point_v, right_v);
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_correct)(modal_object* o, const modal_coeffs* c, double force)
+{
+  for (int l = 0; l < o->n; l += KERNEL_LANES) {
+    STORE(o->x + l, LOAD(o->x + l) + LOAD(c->bx + l) * force);
+    STORE(o->v + l, LOAD(o->v + l) + LOAD(c->bv + l) * force);
+  }
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_point)(const modal_object* o, double* point_x, double* point_v)
+{
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += KERNEL_LANES) {
+    sx += LOAD(o->x + l);
+    sv += LOAD(o->v + l);
+  }
+  *point_x = KERNEL(lanes_sum)(&sx);
+  *point_v = KERNEL(lanes_sum)(&sv);
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_pickups)(const modal_object* o, double* left, double* right)
+{
+  modal_vec sv = {0};
+  for (int l = 0; l < o->n; l += KERNEL_LANES)
+    sv += LOAD(o->v + l);
+  KERNEL(lanes_pickups)(o, &sv, left, right);
+}
+/* For a free damped mode w0^2 y^2 + y'^2 never grows (its derivative is
+ * -2 g y'^2), w0^2 = (2 pi f)^2 + 1/t_e^2 being the natural frequency, y
+ * the displacement from the mode's rest; so the amplitude
+ * sqrt(y^2 + (y'/w0)^2) bounds |y| and w0 times it bounds |y'|, and their
+ * sums over the modes bound the interaction point.  Adds the amplitudes of
+ * modes l.. (one vector) to *sx and w0 times them to *sv. */
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(amplitudes)(const modal_object* o, int l, modal_vec y, modal_vec v,
+           modal_vec* sx, modal_vec* sv)
+{
+  const modal_vec u = v * LOAD(o->inv_w0 + l);
+  modal_vec amp = y * y + u * u;
+  for (int k = 0; k < KERNEL_LANES; ++k)
+    amp[k] = sqrt(amp[k]);
+  *sx += amp;
+  *sv += amp * LOAD(o->w0 + l);
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_bounds_about)(const modal_object* o, double static_force, double* reach,
+                   double* speed)
+{
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += KERNEL_LANES)
+    KERNEL(amplitudes)(o, l, LOAD(o->x + l) - static_force * LOAD(o->deflection + l),
+               LOAD(o->v + l), &sx, &sv);
+  *reach = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&sx);
+  *speed = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&sv);
+}
+KERNEL_EXPORT bool
+KERNEL(modal_is_finite)(const modal_object* o)
+{
+  modal_vec s = {0};
+  for (int l = 0; l < o->n; l += KERNEL_LANES)
+    s += LOAD(o->x + l) * 0.0 + LOAD(o->v + l) * 0.0;
+  return KERNEL(lanes_sum)(&s) == 0.0; /* NaN or Inf anywhere makes the sum NaN */
+}
+
+/* modal_correct() and then modal_bounds() of the corrected state, in one
+ * pass: what a contact integrator needs at the end of each sample that it
+ * leaves in the modes. */
+KERNEL_EXPORT void
+KERNEL(modal_correct_bounds)(modal_object* o, const modal_coeffs* c, double force,
+                     double* reach, double* speed)
+{
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += KERNEL_LANES) {
+    const modal_vec x = LOAD(o->x + l) + LOAD(c->bx + l) * force;
+    const modal_vec v = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    STORE(o->x + l, x);
+    STORE(o->v + l, v);
+    KERNEL(amplitudes)(o, l, x, v, &sx, &sv);
+  }
+  *reach = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&sx);
+  *speed = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&sv);
+}
+
+/* modal_correct() with the force of one step, then the free motion of the
+ * next, in one pass (the right pickup comes free, from the lanes). */
+KERNEL_EXPORT void
+KERNEL(modal_correct_predict)(modal_object* o, const modal_coeffs* c, double force,
+                      double* point_x, double* point_v, double* right_v)
+{
+  modal_vec sx = {0}, sv = {0};
+  for (int l = 0; l < o->n; l += KERNEL_LANES) {
+    const modal_vec xc = LOAD(o->x + l) + LOAD(c->bx + l) * force;
+    const modal_vec vc = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    const modal_vec xn = LOAD(c->a11 + l) * xc + LOAD(c->a12 + l) * vc;
+    const modal_vec vn = LOAD(c->a21 + l) * xc + LOAD(c->a22 + l) * vc;
+    STORE(o->x + l, xn);
+    STORE(o->v + l, vn);
+    sx += xn;
+    sv += vn;
+  }
+  *point_x = KERNEL(lanes_sum)(&sx);
+  double right;
+  KERNEL(lanes_pickups)(o, &sv, point_v, &right);
+  if (right_v)
+    *right_v = right;
+}
+
+#undef modal_vec
+#undef LOAD
+#undef STORE
