@@ -166,7 +166,6 @@ static_deflection(const modal_object* o, int l, double force)
   return force * o->gain[l] / (o->mass * (wd * wd + sigma * sigma));
 }
 
-
 void
 modal_bounds(const modal_object* o, double* reach, double* speed)
 {
@@ -262,8 +261,8 @@ KERNEL_DISPATCH(modal_correct_bounds);
 KERNEL_DISPATCH(modal_correct_predict);
 #else
 #define KERNEL_EXPORT
-#define KERNEL_LANES  2
-#define KERNEL(name)  name
+#define KERNEL_LANES 2
+#define KERNEL(name) name
 #define KERNEL_TARGET
 #include "modal_kernels.h"
 #endif

@@ -46,7 +46,7 @@ KERNEL(lanes_sum)(const modal_vec* a)
 /* the pickups from the lanes of the interaction point's velocity sum */
 static DSP_INLINE KERNEL_TARGET void
 KERNEL(lanes_pickups)(const modal_object* o, const modal_vec* sv, double* left,
-              double* right)
+                      double* right)
 {
   double even, odd;
   KERNEL(lanes_fold)(sv, &even, &odd);
@@ -61,7 +61,7 @@ KERNEL(lanes_pickups)(const modal_object* o, const modal_vec* sv, double* left,
  * frames are split, so the output does not depend on the host's blocks. */
 static DSP_INLINE KERNEL_TARGET void
 KERNEL(ring_chunk)(const modal_coeffs* c, double* x, double* v, int l, int pair,
-           int len, modal_vec* acc)
+                   int len, modal_vec* acc)
 {
   const int k = KERNEL_LANES;
   const modal_vec a11 = LOAD(c->a11 + l), a12 = LOAD(c->a12 + l);
@@ -99,7 +99,7 @@ KERNEL(ring_chunk)(const modal_coeffs* c, double* x, double* v, int l, int pair,
 
 KERNEL_EXPORT void
 KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
-           double scale)
+                   double scale)
 {
   const modal_coeffs* c = &o->audio;
   const int n = o->n;
@@ -123,8 +123,8 @@ KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
 }
 
 KERNEL_EXPORT void
-KERNEL(modal_next)(const modal_object* o, const modal_coeffs* c, double* point_x,
-           double* point_v, double* right_v)
+KERNEL(modal_next)(const modal_object* o, const modal_coeffs* c,
+                   double* point_x, double* point_v, double* right_v)
 {
   modal_vec sx = {0}, sv = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
@@ -138,8 +138,8 @@ KERNEL(modal_next)(const modal_object* o, const modal_coeffs* c, double* point_x
 
 /* the body of both advances; with_x a constant, so each gets its loop */
 static DSP_INLINE KERNEL_TARGET void
-KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force, bool with_x,
-        double* point_x, double* point_v, double* right_v)
+KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force,
+                bool with_x, double* point_x, double* point_v, double* right_v)
 {
   modal_vec sx = {0}, sv = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
@@ -162,14 +162,15 @@ KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force, bool with_
 
 KERNEL_EXPORT void
 KERNEL(modal_advance)(modal_object* o, const modal_coeffs* c, double force,
-              double* point_v, double* right_v)
+                      double* point_v, double* right_v)
 {
   KERNEL(advance)(o, c, force, false, NULL, point_v, right_v);
 }
 
 KERNEL_EXPORT void
-KERNEL(modal_advance_point)(modal_object* o, const modal_coeffs* c, double force,
-                    double* point_x, double* point_v, double* right_v)
+KERNEL(modal_advance_point)(modal_object* o, const modal_coeffs* c,
+                            double force, double* point_x, double* point_v,
+                            double* right_v)
 {
   KERNEL(advance)(o, c, force, true, point_x, point_v, right_v);
 }
@@ -203,6 +204,7 @@ KERNEL(modal_pickups)(const modal_object* o, double* left, double* right)
     sv += LOAD(o->v + l);
   KERNEL(lanes_pickups)(o, &sv, left, right);
 }
+
 /* For a free damped mode w0^2 y^2 + y'^2 never grows (its derivative is
  * -2 g y'^2), w0^2 = (2 pi f)^2 + 1/t_e^2 being the natural frequency, y
  * the displacement from the mode's rest; so the amplitude
@@ -211,7 +213,7 @@ KERNEL(modal_pickups)(const modal_object* o, double* left, double* right)
  * modes l.. (one vector) to *sx and w0 times them to *sv. */
 static DSP_INLINE KERNEL_TARGET void
 KERNEL(amplitudes)(const modal_object* o, int l, modal_vec y, modal_vec v,
-           modal_vec* sx, modal_vec* sv)
+                   modal_vec* sx, modal_vec* sv)
 {
   const modal_vec u = v * LOAD(o->inv_w0 + l);
   modal_vec amp = y * y + u * u;
@@ -222,31 +224,34 @@ KERNEL(amplitudes)(const modal_object* o, int l, modal_vec y, modal_vec v,
 }
 
 KERNEL_EXPORT void
-KERNEL(modal_bounds_about)(const modal_object* o, double static_force, double* reach,
-                   double* speed)
+KERNEL(modal_bounds_about)(const modal_object* o, double static_force,
+                           double* reach, double* speed)
 {
   modal_vec sx = {0}, sv = {0};
-  for (int l = 0; l < o->n; l += KERNEL_LANES)
-    KERNEL(amplitudes)(o, l, LOAD(o->x + l) - static_force * LOAD(o->deflection + l),
-               LOAD(o->v + l), &sx, &sv);
+  for (int l = 0; l < o->n; l += KERNEL_LANES) {
+    const modal_vec y = LOAD(o->x + l) - static_force * LOAD(o->deflection + l);
+    KERNEL(amplitudes)(o, l, y, LOAD(o->v + l), &sx, &sv);
+  }
   *reach = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&sx);
   *speed = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&sv);
 }
+
 KERNEL_EXPORT bool
 KERNEL(modal_is_finite)(const modal_object* o)
 {
   modal_vec s = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES)
     s += LOAD(o->x + l) * 0.0 + LOAD(o->v + l) * 0.0;
-  return KERNEL(lanes_sum)(&s) == 0.0; /* NaN or Inf anywhere makes the sum NaN */
+  return KERNEL(lanes_sum)(&s) ==
+         0.0; /* NaN or Inf anywhere makes the sum NaN */
 }
 
 /* modal_correct() and then modal_bounds() of the corrected state, in one
  * pass: what a contact integrator needs at the end of each sample that it
  * leaves in the modes. */
 KERNEL_EXPORT void
-KERNEL(modal_correct_bounds)(modal_object* o, const modal_coeffs* c, double force,
-                     double* reach, double* speed)
+KERNEL(modal_correct_bounds)(modal_object* o, const modal_coeffs* c,
+                             double force, double* reach, double* speed)
 {
   modal_vec sx = {0}, sv = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
@@ -263,8 +268,9 @@ KERNEL(modal_correct_bounds)(modal_object* o, const modal_coeffs* c, double forc
 /* modal_correct() with the force of one step, then the free motion of the
  * next, in one pass (the right pickup comes free, from the lanes). */
 KERNEL_EXPORT void
-KERNEL(modal_correct_predict)(modal_object* o, const modal_coeffs* c, double force,
-                      double* point_x, double* point_v, double* right_v)
+KERNEL(modal_correct_predict)(modal_object* o, const modal_coeffs* c,
+                              double force, double* point_x, double* point_v,
+                              double* right_v)
 {
   modal_vec sx = {0}, sv = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
