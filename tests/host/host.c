@@ -748,10 +748,11 @@ host_run(host* h, uint64_t frames, uint32_t block, float* out_l, float* out_r)
     alloc_count_begin();
     if (h->worker)
       drain(h, h->responses, true);
+    /* processor time, as the benchmark measures (limit.c) */
     struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
     lilv_instance_run(h->instance, n);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
     h->run_seconds += (double)(t1.tv_sec - t0.tv_sec) +
                       1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (h->worker && h->worker->end_run)
