@@ -13,7 +13,9 @@
  *    also checked sample by sample against the modes' velocities);
  * 2. the mirror shapes set explicitly keep the lanes' right pickup: the
  *    output is bit-identical to the default object's, and the explicit
- *    sum, forced on the same shapes, agrees with it to rounding.
+ *    sum, forced on the same shapes, agrees with it to rounding;
+ * 3. a right pickup louder than the point (|weight| > 1) stays within
+ *    pickup_bound times modal_bounds()' speed, which alone it exceeds.
  */
 #include "analysis.h"
 #include "check.h"
@@ -247,6 +249,29 @@ mirror(void)
         off / peak);
 }
 
+static void
+bound(void)
+{
+  modal_init(&o, rate);
+  modal_set_count(&o, 1);
+  modal_set_mode(&o, 0, 440.0, 0.5, 1.0);
+  modal_set_pickup_shape(&o, 0, -3.0); /* q moves 3x as far as p */
+  modal_set_width(&o, 1.0);
+  modal_update(&o);
+  o.x[0] = 1e-6;
+  double reach, speed;
+  modal_bounds(&o, &reach, &speed);
+  clear();
+  modal_ring(&o, FRAMES, out_l, out_r, 1.0);
+  const double loudest = peak_abs(out_r, FRAMES);
+  printf("pickup bound %g: right peak %.4g of the point's speed bound\n",
+         o.pickup_bound, loudest / speed);
+  CHECK(o.pickup_bound == 3.0, "pickup_bound %g, not 3", o.pickup_bound);
+  CHECK(loudest > speed, "the right pickup within the point's bound");
+  CHECK(loudest <= o.pickup_bound * speed, "right pickup %g above %g * %g",
+        loudest, o.pickup_bound, speed);
+}
+
 int
 main(void)
 {
@@ -254,5 +279,6 @@ main(void)
   driven();
   struck();
   mirror();
+  bound();
   return check_done("test_pickup_shape");
 }
