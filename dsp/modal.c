@@ -13,6 +13,8 @@ modal_init(modal_object* o, double sample_rate)
   o->sample_rate = sample_rate;
   o->mass = 1.0;
   o->width = 0.5;
+  for (int i = 0; i < MODAL_MAX_MODES; ++i)
+    o->pickup_shape[i] = modal_mirror_shape(i);
   modal_update(o);
 }
 
@@ -47,6 +49,21 @@ void
 modal_set_width(modal_object* o, double width)
 {
   o->width = width;
+}
+
+double
+modal_mirror_shape(int i)
+{
+  /* mode i + 1 (1-based) is even under reflection for even i */
+  return i % 2 == 0 ? 1.0 : -1.0;
+}
+
+void
+modal_set_pickup_shape(modal_object* o, int i, double rho)
+{
+  if (i < 0 || i >= MODAL_MAX_MODES)
+    return;
+  o->pickup_shape[i] = rho;
 }
 
 /* Im(phi1(z)) for z = x + j y, phi1(z) = (e^z - 1) / z: by its series for
@@ -149,8 +166,16 @@ modal_update(modal_object* o)
     o->inv_w0[l] = on ? 1.0 / w0 : 0.0;
     o->deflection[l] =
         on && o->gain[l] > 0.0 ? static_deflection(o, l, 1.0) : 0.0;
-    /* mirror pickup: mode i (1-based) is even under reflection for odd i */
-    o->pickup_r[l] = (l % 2 == 0) ? 1.0 : 1.0 - 2.0 * o->width;
+    /* (1 - width) + width rho, written so that rho = +1 gives 1 and
+     * rho = -1 gives 1 - 2 width exactly, as the lanes' fold does */
+    o->pickup_r[l] = 1.0 + o->width * (o->pickup_shape[l] - 1.0);
+  }
+  o->pickup_alternating = true;
+  o->pickup_bound = 1.0;
+  for (int l = 0; l < o->count; ++l) {
+    o->pickup_alternating =
+        o->pickup_alternating && o->pickup_shape[l] == modal_mirror_shape(l);
+    o->pickup_bound = fmax(o->pickup_bound, fabs(o->pickup_r[l]));
   }
   modal_coeffs_compute(o, 1.0 / o->sample_rate, &o->audio);
 }

@@ -20,14 +20,18 @@
  * conserves w^2 x^2 + x'^2 when undamped, so the coupled system stays
  * passive; it costs the same per sample.
  *
- * Pickups.  The left pickup is the interaction point itself (weight 1 for
- * every mode).  The right pickup listens at the mirror image of the
- * interaction point across the object's centre: on an object symmetric
- * about its centre every mode is either even or odd under the reflection,
- * and in frequency order they alternate (strings, bars, beams, and plates
- * along one axis), so the mirror point hears mode i with weight (-1)^(i-1).
- * `width` blends the right pickup from the interaction point (0, mono) to
- * the mirror point (1): weight 1 - width (1 - (-1)^(i-1)).
+ * Pickups.  The left pickup is the interaction point p itself (weight 1
+ * for every mode).  The right pickup is a second point q, heard through
+ * each mode's shape ratio rho_l = phi_l(q) / phi_l(p)
+ * (modal_set_pickup_shape(); a table's right_gain / gain).  By default q
+ * is the mirror image of p across the object's centre: on an object
+ * symmetric about its centre every mode is either even or odd under the
+ * reflection, and in frequency order they alternate (strings, bars,
+ * beams, and plates along one axis), so rho = (-1)^(i-1) for mode i
+ * (1-based).  `width` blends the right pickup from the interaction point
+ * (0, mono) to q (1): weight 1 + width (rho_l - 1).  While the ratios
+ * alternate exactly the per-mode loops read the right pickup off the lanes
+ * of the left one's sum (modal_kernels.h); otherwise they sum it.
  *
  * All arrays are structure-of-arrays, padded to a multiple of MODAL_LANES
  * modes with inert modes, so the per-sample loops work on whole vectors.
@@ -65,7 +69,8 @@ typedef struct modal_coeffs {
 typedef struct modal_object {
   alignas(64) double x[MODAL_MAX_MODES]; /* m, contribution to the point */
   alignas(64) double v[MODAL_MAX_MODES]; /* m/s */
-  alignas(64) double pickup_r[MODAL_MAX_MODES];
+  alignas(64) double pickup_r[MODAL_MAX_MODES]; /* right pickup weights */
+  double pickup_shape[MODAL_MAX_MODES];         /* rho_l, as set */
   double freq[MODAL_MAX_MODES];  /* Hz, as rendered (after transposition) */
   double decay[MODAL_MAX_MODES]; /* s, 1/e amplitude decay time */
   double gain[MODAL_MAX_MODES];  /* 1 / modal mass, relative to the mass */
@@ -79,8 +84,15 @@ typedef struct modal_object {
   double sample_rate;
   double mass;  /* kg */
   double width; /* stereo width of the pickups, 0..1 */
-  int count;    /* modes in the table */
-  int n;        /* count rounded up to a multiple of MODAL_LANES */
+  /* max(1, max |pickup_r|): the pickups' speeds are at most this times
+   * modal_bounds()' speed (a point q off a nodal line of p hears a mode
+   * louder than p does) */
+  double pickup_bound;
+  /* the shapes in use alternate +1, -1 (the mirror point): the right
+   * pickup comes off the lanes of the left one's sums */
+  bool pickup_alternating;
+  int count; /* modes in the table */
+  int n;     /* count rounded up to a multiple of MODAL_LANES */
 } modal_object;
 
 void modal_init(modal_object* o, double sample_rate);
@@ -91,6 +103,11 @@ void modal_set_mode(modal_object* o, int i, double freq, double decay,
 void modal_set_count(modal_object* o, int count);
 void modal_set_mass(modal_object* o, double mass);
 void modal_set_width(modal_object* o, double width);
+/* Mode i's shape ratio phi_i(q) / phi_i(p) at the right pickup q; by
+ * default (modal_init) the mirror point's +1, -1, ... */
+void modal_set_pickup_shape(modal_object* o, int i, double rho);
+/* That default for mode i: +1 for even i (0-based), -1 for odd. */
+double modal_mirror_shape(int i);
 
 /* Recompute the audio-rate coefficients and pickups; the state is kept, so
  * a ringing object changes pitch or decay without a click. */
@@ -136,9 +153,9 @@ void modal_pickups(const modal_object* o, double* left, double* right);
 
 /* Upper bounds, during free vibration, of the interaction point's
  * displacement magnitude (reach) and velocity magnitude (speed); the
- * pickups' speeds are bounded by `speed` too (their weights are at most
- * 1 in magnitude).  _about(): of the vibration about the rest under a
- * static force at the point (a weight lying on it). */
+ * pickups' speeds by pickup_bound times `speed` (the left's weights are
+ * 1, the right's |pickup_r|).  _about(): of the vibration about the rest under
+ * a static force at the point (a weight lying on it). */
 void modal_bounds(const modal_object* o, double* reach, double* speed);
 void modal_bounds_about(const modal_object* o, double static_force,
                         double* reach, double* speed);

@@ -9,9 +9,13 @@
  * The loops work on vectors of KERNEL_LANES modes (GCC and clang vector
  * extensions).  Mode l sits in lane l % KERNEL_LANES, an even number, so
  * the even lanes hold the odd-numbered modes (1, 3, ...) and the odd lanes
- * the even-numbered ones: the right pickup, weight 1 on the first and
- * 1 - 2 width on the second, is read off the lanes of the left pickup's
- * sum with no pass of its own. */
+ * the even-numbered ones: while the pickup shapes alternate (the mirror
+ * point, modal.h) the right pickup, weight 1 on the first and 1 - 2 width
+ * on the second, is read off the lanes of the left pickup's sum with no
+ * pass of its own.  Other shapes need the right pickup summed with its
+ * weights: each loop that yields it is one always-inline body with a
+ * constant `shaped`, chosen once per call, so the alternating loops stay
+ * as they were. */
 typedef double KERNEL(modal_vec)
     __attribute__((vector_size(KERNEL_LANES * sizeof(double)), may_alias));
 #define modal_vec KERNEL(modal_vec)
@@ -60,10 +64,14 @@ KERNEL(lanes_pickups)(const modal_object* o, const modal_vec* sv, double* left,
  * end.  The arithmetic of each mode and sample is the same however the
  * frames are split, so the output does not depend on the host's blocks. */
 static DSP_INLINE KERNEL_TARGET void
-KERNEL(ring_chunk)(const modal_coeffs* c, double* x, double* v, int l, int pair,
-                   int len, modal_vec* acc)
+KERNEL(ring_chunk)(modal_object* o, int l, int pair, bool shaped, int len,
+                   modal_vec* acc, modal_vec* acc_r)
 {
   const int k = KERNEL_LANES;
+  const modal_coeffs* c = &o->audio;
+  double* x = o->x;
+  double* v = o->v;
+  const modal_vec r0 = LOAD(o->pickup_r + l);
   const modal_vec a11 = LOAD(c->a11 + l), a12 = LOAD(c->a12 + l);
   const modal_vec a21 = LOAD(c->a21 + l), a22 = LOAD(c->a22 + l);
   modal_vec x0 = LOAD(x + l), v0 = LOAD(v + l);
@@ -71,6 +79,7 @@ KERNEL(ring_chunk)(const modal_coeffs* c, double* x, double* v, int l, int pair,
     const modal_vec b11 = LOAD(c->a11 + l + k), b12 = LOAD(c->a12 + l + k);
     const modal_vec b21 = LOAD(c->a21 + l + k), b22 = LOAD(c->a22 + l + k);
     modal_vec x1 = LOAD(x + l + k), v1 = LOAD(v + l + k);
+    const modal_vec r1 = LOAD(o->pickup_r + l + k);
     for (int t = 0; t < len; ++t) {
       const modal_vec xn0 = a11 * x0 + a12 * v0;
       const modal_vec vn0 = a21 * x0 + a22 * v0;
@@ -81,6 +90,8 @@ KERNEL(ring_chunk)(const modal_coeffs* c, double* x, double* v, int l, int pair,
       x1 = xn1;
       v1 = vn1;
       acc[t] += vn0 + vn1;
+      if (shaped)
+        acc_r[t] += r0 * vn0 + r1 * vn1;
     }
     STORE(x + l + k, x1);
     STORE(v + l + k, v1);
@@ -91,31 +102,39 @@ KERNEL(ring_chunk)(const modal_coeffs* c, double* x, double* v, int l, int pair,
       x0 = xn0;
       v0 = vn0;
       acc[t] += vn0;
+      if (shaped)
+        acc_r[t] += r0 * vn0;
     }
   }
   STORE(x + l, x0);
   STORE(v + l, v0);
 }
 
-KERNEL_EXPORT void
-KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
-                   double scale)
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(ring)(modal_object* o, int frames, float* out_l, float* out_r,
+             double scale, bool shaped)
 {
-  const modal_coeffs* c = &o->audio;
   const int n = o->n;
-  modal_vec acc[RING_FRAMES];
+  modal_vec acc[RING_FRAMES], acc_r[RING_FRAMES];
   for (int t0 = 0; t0 < frames; t0 += RING_FRAMES) {
     const int len = frames - t0 < RING_FRAMES ? frames - t0 : RING_FRAMES;
     memset(acc, 0, sizeof(acc[0]) * (size_t)len);
+    if (shaped)
+      memset(acc_r, 0, sizeof(acc_r[0]) * (size_t)len);
     for (int l = 0; l < n; l += 2 * KERNEL_LANES) {
       if (l + KERNEL_LANES < n)
-        KERNEL(ring_chunk)(c, o->x, o->v, l, 1, len, acc);
+        KERNEL(ring_chunk)(o, l, 1, shaped, len, acc, acc_r);
       else
-        KERNEL(ring_chunk)(c, o->x, o->v, l, 0, len, acc);
+        KERNEL(ring_chunk)(o, l, 0, shaped, len, acc, acc_r);
     }
     for (int t = 0; t < len; ++t) {
       double left, right;
-      KERNEL(lanes_pickups)(o, &acc[t], &left, &right);
+      if (shaped) {
+        left = KERNEL(lanes_sum)(&acc[t]);
+        right = KERNEL(lanes_sum)(&acc_r[t]);
+      } else {
+        KERNEL(lanes_pickups)(o, &acc[t], &left, &right);
+      }
       out_l[t0 + t] += (float)(scale * left);
       out_r[t0 + t] += (float)(scale * right);
     }
@@ -123,25 +142,65 @@ KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
 }
 
 KERNEL_EXPORT void
-KERNEL(modal_next)(const modal_object* o, const modal_coeffs* c,
-                   double* point_x, double* point_v, double* right_v)
+KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
+                   double scale)
 {
-  modal_vec sx = {0}, sv = {0};
+  if (o->pickup_alternating)
+    KERNEL(ring)(o, frames, out_l, out_r, scale, false);
+  else
+    KERNEL(ring)(o, frames, out_l, out_r, scale, true);
+}
+
+/* the pickups from the velocity sums: off the lanes of sv, or sr when
+ * shaped */
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(sums_pickups)(const modal_object* o, const modal_vec* sv,
+                     const modal_vec* sr, bool shaped, double* left,
+                     double* right)
+{
+  if (shaped) {
+    *left = KERNEL(lanes_sum)(sv);
+    *right = KERNEL(lanes_sum)(sr);
+  } else {
+    KERNEL(lanes_pickups)(o, sv, left, right);
+  }
+}
+
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(next)(const modal_object* o, const modal_coeffs* c, bool shaped,
+             double* point_x, double* point_v, double* right_v)
+{
+  modal_vec sx = {0}, sv = {0}, sr = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
     const modal_vec x = LOAD(o->x + l), v = LOAD(o->v + l);
     sx += LOAD(c->a11 + l) * x + LOAD(c->a12 + l) * v;
-    sv += LOAD(c->a21 + l) * x + LOAD(c->a22 + l) * v;
+    const modal_vec vn = LOAD(c->a21 + l) * x + LOAD(c->a22 + l) * v;
+    sv += vn;
+    if (shaped)
+      sr += LOAD(o->pickup_r + l) * vn;
   }
   *point_x = KERNEL(lanes_sum)(&sx);
-  KERNEL(lanes_pickups)(o, &sv, point_v, right_v);
+  KERNEL(sums_pickups)(o, &sv, &sr, shaped, point_v, right_v);
 }
 
-/* the body of both advances; with_x a constant, so each gets its loop */
+KERNEL_EXPORT void
+KERNEL(modal_next)(const modal_object* o, const modal_coeffs* c,
+                   double* point_x, double* point_v, double* right_v)
+{
+  if (o->pickup_alternating)
+    KERNEL(next)(o, c, false, point_x, point_v, right_v);
+  else
+    KERNEL(next)(o, c, true, point_x, point_v, right_v);
+}
+
+/* the body of both advances; with_x and shaped constants, so each gets
+ * its loop */
 static DSP_INLINE KERNEL_TARGET void
 KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force,
-                bool with_x, double* point_x, double* point_v, double* right_v)
+                bool with_x, bool shaped, double* point_x, double* point_v,
+                double* right_v)
 {
-  modal_vec sx = {0}, sv = {0};
+  modal_vec sx = {0}, sv = {0}, sr = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
     const modal_vec a11 = LOAD(c->a11 + l), a12 = LOAD(c->a12 + l);
     const modal_vec a21 = LOAD(c->a21 + l), a22 = LOAD(c->a22 + l);
@@ -153,18 +212,24 @@ KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force,
     STORE(o->v + l, vn);
     if (with_x)
       sx += a11 * xn + a12 * vn;
-    sv += a21 * xn + a22 * vn;
+    const modal_vec vnn = a21 * xn + a22 * vn;
+    sv += vnn;
+    if (shaped)
+      sr += LOAD(o->pickup_r + l) * vnn;
   }
   if (with_x)
     *point_x = KERNEL(lanes_sum)(&sx);
-  KERNEL(lanes_pickups)(o, &sv, point_v, right_v);
+  KERNEL(sums_pickups)(o, &sv, &sr, shaped, point_v, right_v);
 }
 
 KERNEL_EXPORT void
 KERNEL(modal_advance)(modal_object* o, const modal_coeffs* c, double force,
                       double* point_v, double* right_v)
 {
-  KERNEL(advance)(o, c, force, false, NULL, point_v, right_v);
+  if (o->pickup_alternating)
+    KERNEL(advance)(o, c, force, false, false, NULL, point_v, right_v);
+  else
+    KERNEL(advance)(o, c, force, false, true, NULL, point_v, right_v);
 }
 
 KERNEL_EXPORT void
@@ -172,7 +237,10 @@ KERNEL(modal_advance_point)(modal_object* o, const modal_coeffs* c,
                             double force, double* point_x, double* point_v,
                             double* right_v)
 {
-  KERNEL(advance)(o, c, force, true, point_x, point_v, right_v);
+  if (o->pickup_alternating)
+    KERNEL(advance)(o, c, force, true, false, point_x, point_v, right_v);
+  else
+    KERNEL(advance)(o, c, force, true, true, point_x, point_v, right_v);
 }
 
 KERNEL_EXPORT void
@@ -196,13 +264,26 @@ KERNEL(modal_point)(const modal_object* o, double* point_x, double* point_v)
   *point_v = KERNEL(lanes_sum)(&sv);
 }
 
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(pickups)(const modal_object* o, bool shaped, double* left, double* right)
+{
+  modal_vec sv = {0}, sr = {0};
+  for (int l = 0; l < o->n; l += KERNEL_LANES) {
+    const modal_vec v = LOAD(o->v + l);
+    sv += v;
+    if (shaped)
+      sr += LOAD(o->pickup_r + l) * v;
+  }
+  KERNEL(sums_pickups)(o, &sv, &sr, shaped, left, right);
+}
+
 KERNEL_EXPORT void
 KERNEL(modal_pickups)(const modal_object* o, double* left, double* right)
 {
-  modal_vec sv = {0};
-  for (int l = 0; l < o->n; l += KERNEL_LANES)
-    sv += LOAD(o->v + l);
-  KERNEL(lanes_pickups)(o, &sv, left, right);
+  if (o->pickup_alternating)
+    KERNEL(pickups)(o, false, left, right);
+  else
+    KERNEL(pickups)(o, true, left, right);
 }
 
 /* For a free damped mode w0^2 y^2 + y'^2 never grows (its derivative is
@@ -266,13 +347,14 @@ KERNEL(modal_correct_bounds)(modal_object* o, const modal_coeffs* c,
 }
 
 /* modal_correct() with the force of one step, then the free motion of the
- * next, in one pass (the right pickup comes free, from the lanes). */
-KERNEL_EXPORT void
-KERNEL(modal_correct_predict)(modal_object* o, const modal_coeffs* c,
-                              double force, double* point_x, double* point_v,
-                              double* right_v)
+ * next, in one pass (the right pickup comes free, from the lanes, while
+ * the shapes alternate). */
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(correct_predict)(modal_object* o, const modal_coeffs* c, double force,
+                        bool shaped, double* point_x, double* point_v,
+                        double* right_v)
 {
-  modal_vec sx = {0}, sv = {0};
+  modal_vec sx = {0}, sv = {0}, sr = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
     const modal_vec xc = LOAD(o->x + l) + LOAD(c->bx + l) * force;
     const modal_vec vc = LOAD(o->v + l) + LOAD(c->bv + l) * force;
@@ -282,12 +364,26 @@ KERNEL(modal_correct_predict)(modal_object* o, const modal_coeffs* c,
     STORE(o->v + l, vn);
     sx += xn;
     sv += vn;
+    if (shaped)
+      sr += LOAD(o->pickup_r + l) * vn;
   }
   *point_x = KERNEL(lanes_sum)(&sx);
   double right;
-  KERNEL(lanes_pickups)(o, &sv, point_v, &right);
+  KERNEL(sums_pickups)(o, &sv, &sr, shaped, point_v, &right);
   if (right_v)
     *right_v = right;
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_correct_predict)(modal_object* o, const modal_coeffs* c,
+                              double force, double* point_x, double* point_v,
+                              double* right_v)
+{
+  /* without right_v the lanes' right pickup is computed and dropped */
+  if (o->pickup_alternating || !right_v)
+    KERNEL(correct_predict)(o, c, force, false, point_x, point_v, right_v);
+  else
+    KERNEL(correct_predict)(o, c, force, true, point_x, point_v, right_v);
 }
 
 #undef modal_vec

@@ -16,8 +16,10 @@
  * object's mass, phi(p)^2 at the struck point p.  right_gain is
  * phi(p) phi(q), the same weight from the struck point to the second
  * pickup q: it may be negative (q moves against p, across a nodal line).
- * Either every mode line has a right_gain or none has; without it the
- * plugin derives the right pickup from its width control.
+ * Either every mode line has a right_gain or none has.  The plugins hear
+ * their right output at q, mode l with weight 1 + width (rho_l - 1),
+ * rho_l = right_gain / gain (modal_set_pickup_shape()); without
+ * right_gain, at the mirror image of p (modal.h).
  *
  * `#` starts a comment, on a line of its own or after a mode.  Blank lines
  * are skipped.  Two comment lines are headers, each at most once, anywhere:

@@ -76,9 +76,18 @@ object_tune_ring_out(const object_settings* s, modal_object* o, int note,
     const double decay = (t ? t->decay[i] : s->decay[i]) / ratio;
     const double gain = t ? t->gain[i] : s->gain_of_mode[i];
     modal_set_mode(o, i, freq * ratio, 1.0 / (1.0 / decay + damper_rate), gain);
+    /* the table's second pickup q: phi(q) / phi(p) = right_gain / gain (a
+     * mode that p does not drive stays silent whatever q hears) */
+    const bool table_q = t && t->has_right_gain;
+    modal_set_pickup_shape(o, i,
+                           !table_q     ? modal_mirror_shape(i)
+                           : gain > 0.0 ? t->right_gain[i] / gain
+                                        : 0.0);
   }
   /* modes the table no longer has ring out where they are, deaf */
-  for (int i = count; i < total; ++i)
+  for (int i = count; i < total; ++i) {
     modal_set_mode(o, i, o->freq[i], fmin(o->decay[i], OBJECT_RING_OUT_S), 0.0);
+    modal_set_pickup_shape(o, i, modal_mirror_shape(i));
+  }
   modal_update(o);
 }

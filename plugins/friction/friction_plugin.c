@@ -116,8 +116,9 @@ unrest(instrument* in, int v, bool* driven)
   const friction* fr = &voice(in, v)->contact;
   *driven = fr->normal_force > 0.0 || fr->fn > 0.0 || fr->force != 0.0;
   double reach, speed;
-  modal_bounds(&voice(in, v)->object, &reach, &speed);
-  return speed;
+  const modal_object* o = &voice(in, v)->object;
+  modal_bounds(o, &reach, &speed);
+  return o->pickup_bound * speed;
 }
 
 static bool

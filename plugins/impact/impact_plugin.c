@@ -75,7 +75,8 @@ unrest(instrument* in, int v, bool* driven)
   /* a hammer still flying without a force to bring it to rest will strike
    * (or fly off, which takes it out of play) */
   *driven = impact_is_active(im) && im->ext_force == 0.0;
-  return impact_unrest(im, &voice(in, v)->object);
+  const modal_object* o = &voice(in, v)->object;
+  return o->pickup_bound * impact_unrest(im, o);
 }
 
 static bool

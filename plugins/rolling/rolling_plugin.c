@@ -109,7 +109,8 @@ unrest(instrument* in, int v, bool* driven)
 {
   const rolling* r = &voice(in, v)->contact;
   *driven = r->speed > 0.0 || r->target > 0.0;
-  return rolling_unrest(r, &voice(in, v)->object);
+  const modal_object* o = &voice(in, v)->object;
+  return o->pickup_bound * rolling_unrest(r, o);
 }
 
 static bool
