@@ -262,9 +262,14 @@ static const double bounds_margin = 1e-9; /* for rounding */
 #define KERNEL_TARGET
 #include "modal_kernels.h"
 
+/* The resolver runs while the program is being loaded, before a
+ * sanitizer's runtime is ready: it must not be instrumented. */
+#define KERNEL_RESOLVER                                                        \
+  __attribute__((no_sanitize_address, no_sanitize_undefined)) static
+
 /* the entry point `name` resolved, once, to the copy for this processor */
 #define KERNEL_DISPATCH(name)                                                  \
-  static __typeof__(name)* name##_resolve(void)                                \
+  KERNEL_RESOLVER __typeof__(name)* name##_resolve(void)                       \
   {                                                                            \
     __builtin_cpu_init();                                                      \
     return __builtin_cpu_supports("x86-64-v4")   ? name##_v4                   \
