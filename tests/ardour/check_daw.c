@@ -311,8 +311,9 @@ main(int argc, char** argv)
   CHECK(same_shape && differ == 0,
         "the reopened session does not render the same audio");
   /* Under load two renders of one session by Ardour 7.3 now and then
-   * differ (one seen starting 16 samples early): exit status 3 says that
-   * this alone failed, for run-daw-test to render both again. */
+   * differ (seen: one starting 16 samples early, one off by 7e-5 at
+   * most): exit status 3 says that this alone failed, for run-daw-test to
+   * render both again. */
   int shift = 0;
   for (int k = -64; same_shape && differ && k <= 64 && !shift; ++k) {
     size_t d = 0;
