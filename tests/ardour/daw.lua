@@ -179,7 +179,8 @@ Session:save_state("default", false, false, false, false, false)
 load_preset(preset)
 Session:save_state("preset", false, false, false, false, false)
 load_preset(os.getenv("CONTACT_TABLE_PRESET"))
--- the table loads in the plugin's worker: let the engine run it
+-- the loaded table takes over in run() (the worker's response), and the
+-- plugin saves the table in use: let the engine run it before saving
 Session:request_roll(ARDOUR.TransportRequestSource.TRS_UI)
 ARDOUR.LuaAPI.usleep(300000)
 Session:request_stop(false, false, ARDOUR.TransportRequestSource.TRS_UI)
