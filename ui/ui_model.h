@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The mode editor's model: what the UI shows and how a gesture becomes a
+ * port value, with no drawing, no X and no LV2 (unit-tested on its own,
+ * tests/ui/test_ui_model.c).  The view (contact_ui.c) draws what these
+ * functions place and sends what they compute.
+ *
+ * Everything is built from the instruments' own port tables (port_info.h):
+ * a port's range, log scale and unit decide its axis and its drag, so a
+ * new port needs no code here.
+ */
+#ifndef CONTACT_UI_MODEL_H
+#define CONTACT_UI_MODEL_H
+
+#include "port_info.h"
+
+#include <stdbool.h>
+
+/* ---- axes ---------------------------------------------------------------
+ * A value range laid along a pixel range, linearly or logarithmically
+ * (log when the port is PORT_LOG, or for frequency and decay axes). */
+typedef struct ui_axis {
+  double lo, hi;   /* values at px0 and px1; lo, hi > 0 when log */
+  double px0, px1; /* pixels (px1 < px0 for a vertical axis upwards) */
+  bool log;
+} ui_axis;
+
+ui_axis ui_axis_of_port(const port_info* p, double px0, double px1);
+double ui_axis_to_px(const ui_axis* a, double value);
+double ui_axis_from_px(const ui_axis* a, double px);
+
+/* ---- the mode editor ----------------------------------------------------
+ * Modes as bars on a log-frequency axis: x at the frequency, height the
+ * gain, colour the decay (as q = pi f t_e, its material class). */
+typedef struct ui_mode {
+  double freq;  /* Hz */
+  double decay; /* s, 1/e */
+  double gain;  /* port units (0..max) */
+  bool enabled;
+} ui_mode;
+
+typedef struct ui_rect {
+  double x, y, w, h;
+} ui_rect;
+
+typedef struct ui_mode_view {
+  ui_rect area;     /* the plot */
+  ui_axis freq;     /* x: Hz, log */
+  ui_axis gain;     /* y: gain, bottom to top */
+  double bar_width; /* px */
+} ui_mode_view;
+
+/* The editor's axes for the plot `area`, from the ports' own ranges (the
+ * mode frequency and gain ports of object_ports). */
+ui_mode_view ui_mode_view_make(ui_rect area, const port_info* freq_port,
+                               const port_info* gain_port);
+ui_rect ui_mode_bar(const ui_mode_view* v, const ui_mode* m);
+
+/* The mode whose bar is under (x, y), or nearest within `slop` px of it
+ * horizontally; `selected` wins ties (so a selected bar stays grabbed over
+ * a neighbour); -1 for none. */
+int ui_mode_hit(const ui_mode_view* v, const ui_mode* modes, int n, double x,
+                double y, double slop, int selected);
+
+/* ---- gestures -> port values --------------------------------------------
+ * A drag of d_px pixels along an axis from the value at the press: the
+ * value under the pointer, clamped to the port's range (and rounded for
+ * PORT_INTEGER).  Scroll steps (+1 up, -1 down) change a value by
+ * ui_scroll_ratio per step on log ports, by 1/50 of the range on linear
+ * ones, clamped likewise. */
+double ui_drag_value(const ui_axis* a, const port_info* p, double start,
+                     double d_px);
+double ui_scroll_value(const port_info* p, double value, int steps);
+double ui_clamp_to_port(const port_info* p, double value);
+extern const double ui_scroll_ratio;
+
+/* ---- material map ([ch5] fig 5.7, table 5.2; [material] table 2) --------
+ * The decay-against-frequency plane with the regions where listeners hear
+ * rubber, wood, glass and steel, by q = pi f t_e. */
+typedef enum ui_material {
+  UI_RUBBER,
+  UI_WOOD,
+  UI_GLASS,
+  UI_STEEL,
+  UI_MATERIALS
+} ui_material;
+
+typedef struct ui_material_range {
+  const char* name;
+  double q_lo, q_hi; /* [material] table 2 */
+} ui_material_range;
+
+extern const ui_material_range ui_materials[UI_MATERIALS];
+
+double ui_mode_q(const ui_mode* m);
+/* The material the object sounds like: the one whose q range holds the
+ * gain-weighted geometric mean q of the enabled modes (nearest on a log
+ * scale where ranges overlap or none holds it); *q_out gets that q. */
+ui_material ui_classify(const ui_mode* modes, int n, double* q_out);
+
+/* ---- contact panels -----------------------------------------------------
+ * impact: the contact time and rebound velocity the closed forms of
+ * dsp/closed_form predict for the current hammer at impact velocity v
+ * ([ch5] eq 9 for the undamped time, [papetti] with damping). */
+typedef struct ui_hammer {
+  double mass;      /* kg (the port's grams converted) */
+  double stiffness; /* N/m^alpha */
+  double alpha;
+  double mu; /* s/m */
+} ui_hammer;
+
+double ui_contact_time(const ui_hammer* h, double v);
+double ui_rebound_velocity(const ui_hammer* h, double v);
+
+/* friction: the steady sliding force against slip velocity, the Stribeck
+ * curve of [ch8] eq 8.17 f(v) = f_N (mu_d + (mu_s - mu_d) e^{-(v/v_s)^2})
+ * (plus sigma2 v), as dsp/friction computes it */
+typedef struct ui_stribeck {
+  double normal_force; /* N */
+  double mu_s, mu_d;
+  double stribeck; /* v_s, m/s */
+  double sigma2;   /* N s/m */
+} ui_stribeck;
+
+double ui_stribeck_force(const ui_stribeck* s, double v);
+
+/* rolling: the surface profile's spectrum as dsp/surface makes it (slope
+ * 1/k^beta, RMS depth) and the ball's cut-off, the wavenumber above which
+ * a ball of radius R no longer follows the profile */
+typedef struct ui_surface {
+  double beta;   /* roughness exponent */
+  double depth;  /* m, RMS */
+  double radius; /* m, of the ball */
+  double speed;  /* m/s */
+} ui_surface;
+
+/* the profile's amplitude spectrum at temporal frequency f (Hz) for the
+ * ball's speed, relative to its level at 100 Hz, in dB; and the frequency
+ * where the ball's size cuts it off */
+double ui_surface_level_db(const ui_surface* s, double f);
+double ui_surface_cutoff_hz(const ui_surface* s);
+
+#endif
