@@ -8,6 +8,7 @@
  * Argument: the presets folder (presets/), for the shipped presets'
  * materials.
  */
+#include "analysis.h"
 #include "check.h"
 
 #include "closed_form.h"
@@ -672,6 +673,68 @@ surface_panel(void)
         "no speed: no temporal cut-off");
 }
 
+/* The cut-off against dsp/surface itself: a ball rides 2^20 samples
+ * (10.5 m) of profile with a one-sample patch, and the Welch spectra of
+ * its ride and of the profile give the transfer ride/profile.  Measured
+ * (seed 7): -0.2 .. -0.6 dB at nu_c / 4, -4.6 .. -6.0 dB at nu_c, -16.7
+ * .. -19.8 dB at 3 nu_c, over radius 2 and 8 mm and beta 1, 1.5, 2.5 (at
+ * beta 2.5 3 nu_c is beyond the band's top, so not taken).  A
+ * cut-off off by a factor 1.6 leaves one of the bars. */
+enum { RIDE_SAMPLES = 1 << 20, RIDE_FRAME = 1 << 13 };
+static surface ground;
+static float ride[RIDE_SAMPLES], profile[RIDE_SAMPLES];
+static double psd_ride[RIDE_FRAME / 2 + 1], psd_profile[RIDE_FRAME / 2 + 1];
+
+/* transfer in dB over the bins within 10 % of nu (cycles a metre) */
+static double
+transfer_db(double nu)
+{
+  const double per_bin = 1.0 / SURFACE_SPACING / RIDE_FRAME;
+  double a = 0, b = 0;
+  for (int j = (int)(0.9 * nu / per_bin); j <= (int)(1.1 * nu / per_bin); ++j) {
+    a += psd_ride[j];
+    b += psd_profile[j];
+  }
+  return 10 * log10(a / b);
+}
+
+static void
+ride_cutoff(void)
+{
+  printf("the cut-off against dsp/surface's ride\n");
+  const ui_surface cases[] = {
+      {1.5, 3e-6, 8e-3, 1.0},
+      {1.5, 3e-6, 2e-3, 1.0},
+      {1.0, 3e-6, 8e-3, 1.0},
+      {2.5, 3e-6, 8e-3, 1.0},
+  };
+  for (int c = 0; c < 4; ++c) {
+    const ui_surface* u = &cases[c];
+    surface_init(&ground, 7);
+    surface_set(&ground, u->beta, u->depth, u->radius);
+    surface_set_patch(&ground, SURFACE_SPACING);
+    for (int i = 0; i < RIDE_SAMPLES; ++i) {
+      const double x = i * SURFACE_SPACING;
+      ride[i] = (float)(surface_ride(&ground, x) / u->depth);
+      profile[i] = (float)(surface_profile(&ground, x) / u->depth);
+    }
+    welch_psd(ride, RIDE_SAMPLES, 1.0 / SURFACE_SPACING, RIDE_FRAME, psd_ride);
+    welch_psd(profile, RIDE_SAMPLES, 1.0 / SURFACE_SPACING, RIDE_FRAME,
+              psd_profile);
+    /* at 1 m/s the cut-off in Hz is in cycles a metre */
+    const double nu_c = ui_surface_cutoff_hz(u);
+    const double below = transfer_db(0.25 * nu_c), at = transfer_db(nu_c);
+    const bool far = 3 * nu_c < 0.4 / SURFACE_SPACING / 1.1;
+    const double above = far ? transfer_db(3 * nu_c) : -INFINITY;
+    printf("  beta %.1f R %.0f mm: nu_c %.0f /m (%.3g mm); ride/profile "
+           "%+.1f dB at nu_c/4, %+.1f at nu_c, %+.1f at 3 nu_c\n",
+           u->beta, 1e3 * u->radius, nu_c, 1e3 / nu_c, below, at, above);
+    CHECK(below > -1.5, "followed below the cut-off: %g dB", below);
+    CHECK(at < -2.5 && at > -8, "about -4 dB at the cut-off: %g dB", at);
+    CHECK(above < -12, "bridged above it: %g dB", above);
+  }
+}
+
 int
 main(int argc, char** argv)
 {
@@ -687,5 +750,6 @@ main(int argc, char** argv)
   contact();
   stribeck();
   surface_panel();
+  ride_cutoff();
   return check_done("test_ui_model");
 }
