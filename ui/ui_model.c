@@ -219,8 +219,8 @@ ui_port_si_scale(const port_info* p)
 
 /* ---- material map ------------------------------------------------------- */
 
-/* [material] table 2: the q where more than half the listeners chose the
- * material (README.md rounds them) */
+/* [material] table 2 = [ch5] table 5.2: the q where more than half the
+ * listeners chose the material (README.md rounds them) */
 const ui_material_range ui_materials[UI_MATERIALS] = {
     [UI_RUBBER] = {"rubber", 5.0, 44.3},
     [UI_WOOD] = {"wood", 14.9, 131.8},
@@ -231,7 +231,8 @@ const ui_material_range ui_materials[UI_MATERIALS] = {
 double
 ui_mode_q(const ui_mode* m)
 {
-  return UI_PI * m->freq * m->decay; /* [ch5] table 5.2: q = pi f t_e */
+  /* [ch5] before table 5.2: q_o = omega_o t_e / 2 = pi f t_e */
+  return UI_PI * m->freq * m->decay;
 }
 
 /* log distance from q to the range (0 inside it), and to its centre */
