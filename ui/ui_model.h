@@ -74,6 +74,11 @@ double ui_scroll_value(const port_info* p, double value, int steps);
 double ui_clamp_to_port(const port_info* p, double value);
 extern const double ui_scroll_ratio;
 
+/* What a port value is multiplied by to be in SI units, from its unit
+ * (grams, mm, ms, um, mm/s: 1e-3 or 1e-6; 1 otherwise): the hammer's
+ * mass, the ball's radius, the Stribeck velocity of the panels below. */
+double ui_port_si_scale(const port_info* p);
+
 /* ---- material map ([ch5] fig 5.7, table 5.2; [material] table 2) --------
  * The decay-against-frequency plane with the regions where listeners hear
  * rubber, wood, glass and steel, by q = pi f t_e. */
@@ -95,7 +100,8 @@ extern const ui_material_range ui_materials[UI_MATERIALS];
 double ui_mode_q(const ui_mode* m);
 /* The material the object sounds like: the one whose q range holds the
  * gain-weighted geometric mean q of the enabled modes (nearest on a log
- * scale where ranges overlap or none holds it); *q_out gets that q. */
+ * scale where ranges overlap or none holds it); *q_out gets that q.  With
+ * no enabled mode of gain > 0, q is 0 and the material UI_RUBBER. */
 ui_material ui_classify(const ui_mode* modes, int n, double* q_out);
 
 /* ---- contact panels -----------------------------------------------------
