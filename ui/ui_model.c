@@ -416,3 +416,81 @@ ui_surface_cutoff_hz(const ui_surface* s)
       pow(pow(band_lo(), p) + p / (c * s->radius * s->radius), 1.0 / p);
   return s->speed * k_c / (2.0 * UI_PI);
 }
+
+/* ---- the window --------------------------------------------------------- */
+
+static ui_rect
+inset(ui_rect r, double left, double top, double right, double bottom)
+{
+  return (ui_rect){r.x + left, r.y + top, r.w - left - right,
+                   r.h - top - bottom};
+}
+
+ui_layout
+ui_layout_make(void)
+{
+  ui_layout l;
+  const double pad = 8.0, header = 30.0;
+  l.header = (ui_rect){0, 0, UI_WIDTH, header};
+  l.undo = (ui_rect){UI_WIDTH - pad - 56, 5, 56, 20};
+  l.clear = (ui_rect){l.undo.x - pad - 48, 5, 48, 20};
+  l.load = (ui_rect){l.clear.x - 4 - 48, 5, 48, 20};
+  l.path_field = (ui_rect){300, 5, l.load.x - 4 - 300, 20};
+  /* top: the mode editor (wide: 16 to 128 bars) beside the material map;
+   * bottom: the contact panel beside the list of ports */
+  const double top = header + 4, top_h = 240, bottom = top + top_h + pad;
+  l.modes = (ui_rect){pad, top, 560, top_h};
+  l.material = (ui_rect){l.modes.x + l.modes.w + pad, top,
+                         UI_WIDTH - 3 * pad - l.modes.w, top_h};
+  l.contact = (ui_rect){pad, bottom, 360, UI_HEIGHT - pad - bottom};
+  l.params = (ui_rect){l.contact.x + l.contact.w + pad, bottom,
+                       UI_WIDTH - 3 * pad - l.contact.w, l.contact.h};
+  /* plots: room for a title line above and tick labels left and below */
+  l.modes_plot = inset(l.modes, 44, 34, 10, 22);
+  l.material_plot = inset(l.material, 44, 34, 10, 22);
+  l.contact_plot = inset(l.contact, 50, 24, 50, 64);
+  return l;
+}
+
+/* two columns of rows under the panel's title line */
+static const double params_title = 20.0;
+
+int
+ui_param_capacity(const ui_layout* l)
+{
+  return 2 * (int)((l->params.h - params_title - 4) / UI_PARAM_ROW_HEIGHT);
+}
+
+ui_rect
+ui_param_row(const ui_layout* l, int k)
+{
+  const int per_column = ui_param_capacity(l) / 2;
+  const double w = (l->params.w - 12) / 2;
+  const int column = k / per_column, row = k % per_column;
+  return (ui_rect){l->params.x + 4 + column * (w + 4),
+                   l->params.y + params_title + row * UI_PARAM_ROW_HEIGHT, w,
+                   UI_PARAM_ROW_HEIGHT};
+}
+
+ui_rect
+ui_param_slider(ui_rect row)
+{
+  /* name 96 px, value 64 px, then the slider */
+  return (ui_rect){row.x + 160, row.y + 4, row.w - 164, row.h - 8};
+}
+
+bool
+ui_rect_contains(ui_rect r, double x, double y)
+{
+  return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
+}
+
+int
+ui_param_hit(const ui_layout* l, int n_rows, double x, double y)
+{
+  const int n = n_rows < ui_param_capacity(l) ? n_rows : ui_param_capacity(l);
+  for (int k = 0; k < n; ++k)
+    if (ui_rect_contains(ui_param_row(l, k), x, y))
+      return k;
+  return -1;
+}

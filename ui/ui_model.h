@@ -146,4 +146,33 @@ typedef struct ui_surface {
 double ui_surface_level_db(const ui_surface* s, double f);
 double ui_surface_cutoff_hz(const ui_surface* s);
 
+/* ---- the window -----------------------------------------------------------
+ * One fixed layout in logical pixels (the view multiplies them by the
+ * screen's scale: 880 x 520 at 100 %, 1760 x 1040 at 200 %, inside a
+ * 1080p screen with the host's window around it). */
+enum { UI_WIDTH = 880, UI_HEIGHT = 520 };
+
+typedef struct ui_layout {
+  ui_rect header;                  /* name, table path, buttons */
+  ui_rect path_field, load, clear; /* the table file's path and buttons */
+  ui_rect undo;                    /* undo the last edit */
+  ui_rect modes, modes_plot;       /* the mode editor and its plot */
+  ui_rect material, material_plot; /* the material map and its plot */
+  ui_rect contact, contact_plot;   /* the instrument's contact panel */
+  ui_rect params;                  /* the ports as a list of sliders */
+} ui_layout;
+
+ui_layout ui_layout_make(void);
+
+/* The parameter list: rows of a name, a value and a slider, in two
+ * columns; row k's rectangle, and how many rows fit. */
+enum { UI_PARAM_ROW_HEIGHT = 16 };
+int ui_param_capacity(const ui_layout* l);
+ui_rect ui_param_row(const ui_layout* l, int k);
+/* the slider's part of a row (the rest is the name and the value) */
+ui_rect ui_param_slider(ui_rect row);
+/* The row under (x, y), or -1. */
+int ui_param_hit(const ui_layout* l, int n_rows, double x, double y);
+bool ui_rect_contains(ui_rect r, double x, double y);
+
 #endif

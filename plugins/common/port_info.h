@@ -11,6 +11,8 @@
 
 /* The modal table parameter (see uris.h): the plugins and the Turtle. */
 #define CONTACT_MODAL_TABLE_URI "urn:contact:modal_table"
+/* An instrument's UI is its URI with this suffix (ui/contact_ui.c). */
+#define CONTACT_UI_URI_SUFFIX "#ui"
 
 typedef enum port_kind {
   PORT_MIDI_IN,    /* atom:Sequence of midi:MidiEvent */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * URIDs used by the plugins (and, later, the UI), mapped once, and the
+ * URIDs used by the plugins and the UI, mapped once, and the
  * patch messages about the modal table, written and read here only so
  * that plugin, UI and tests speak the same (eg-sampler's uris.h is the
  * model).
@@ -40,6 +40,7 @@ typedef struct contact_uris {
   LV2_URID atom_Path;
   LV2_URID atom_Sequence;
   LV2_URID atom_URID;
+  LV2_URID atom_eventTransfer;
   LV2_URID bufsz_maxBlockLength;
   LV2_URID bufsz_nominalBlockLength;
   LV2_URID contact_modal_table;
@@ -60,6 +61,7 @@ contact_uris_map(contact_uris* uris, LV2_URID_Map* map)
   uris->atom_Path = map->map(map->handle, LV2_ATOM__Path);
   uris->atom_Sequence = map->map(map->handle, LV2_ATOM__Sequence);
   uris->atom_URID = map->map(map->handle, LV2_ATOM__URID);
+  uris->atom_eventTransfer = map->map(map->handle, LV2_ATOM__eventTransfer);
   uris->bufsz_maxBlockLength =
       map->map(map->handle, LV2_BUF_SIZE__maxBlockLength);
   uris->bufsz_nominalBlockLength =
