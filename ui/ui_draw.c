@@ -232,10 +232,10 @@ static void
 draw_header(const ui_state* s, cairo_t* cr)
 {
   const ui_layout* l = &s->layout;
-  label(cr, 10, 20, 14, true, LEFT, text, s->plugin->name);
+  label(cr, 10, 19, 14, true, LEFT, text, s->plugin->name);
   char m[64];
   snprintf(m, sizeof(m), "sounds like %s", ui_materials[s->material].name);
-  label(cr, 150, 20, 12, false, LEFT, material_colour[s->material], m);
+  label(cr, 150, 19, 12, false, LEFT, material_colour[s->material], m);
 
   const ui_rect f = l->path_field;
   colour(cr, s->field_focus ? grid : panel, 1.0);
@@ -514,7 +514,7 @@ draw_impact(const ui_state* s, cairo_t* cr, ui_rect r)
         ui_axis_to_px(&e, -ui_value(s, "rebound_velocity") / v), 3.5, live);
     cairo_restore(cr);
   }
-  const double ly = r.y + r.h + 30;
+  const double ly = r.y + r.h + 42;
   meter_line(s, cr, r.x - 42, ly, "contact_time", "last strike: ");
   meter_line(s, cr, r.x + 160, ly, "impact_velocity", "");
   meter_line(s, cr, r.x - 42, ly + 15, "peak_force", "");
@@ -563,7 +563,7 @@ draw_friction(const ui_state* s, cairo_t* cr, ui_rect r)
   dot(cr, ui_axis_to_px(&x, fmax(-reach, fmin(reach, v))),
       ui_axis_to_px(&y, fmax(-f_peak, fmin(f_peak, f))), 4.5, live);
   cairo_restore(cr);
-  const double ly = r.y + r.h + 30;
+  const double ly = r.y + r.h + 42;
   meter_line(s, cr, r.x - 42, ly, "slip_velocity", "");
   meter_line(s, cr, r.x + 160, ly, "friction_force", "");
   meter_line(s, cr, r.x - 42, ly + 15, "voices", "");
@@ -617,9 +617,10 @@ draw_rolling(const ui_state* s, cairo_t* cr, ui_rect r)
   rect_path(
       cr, (ui_rect){bar.x, bar.y + bar.h * (1 - share), bar.w, bar.h * share});
   cairo_fill(cr);
-  label(cr, r.x + 0.5 * r.w, r.y + r.h + 13, 10, false, CENTRE, dim,
-        "surface profile heard at the ball's speed (Hz)");
-  const double ly = r.y + r.h + 30;
+  /* under the frequency ticks */
+  label(cr, r.x + 0.5 * r.w, r.y + r.h + 26, 10, false, CENTRE, dim,
+        "surface profile at the ball's speed (Hz)");
+  const double ly = r.y + r.h + 42;
   meter_line(s, cr, r.x - 42, ly, "contact_force", "");
   meter_line(s, cr, r.x + 160, ly, "contact_fraction", "");
 }
@@ -663,10 +664,10 @@ draw_params(const ui_state* s, cairo_t* cr)
     const ui_rect slider = ui_param_slider(row);
     const ui_axis a = ui_axis_of_port(p, slider.x, slider.x + slider.w);
     const double v = s->value[index];
-    label(cr, row.x + 2, row.y + 12, 10.5, false, LEFT, dim, p->name);
+    label(cr, row.x + 2, row.y + 10.5, 10.5, false, LEFT, dim, p->name);
     char t[48];
     port_text(t, sizeof(t), p, v);
-    label(cr, slider.x - 4, row.y + 12, 10.5, false, RIGHT, text, t);
+    label(cr, slider.x - 4, row.y + 10.5, 10.5, false, RIGHT, text, t);
     colour(cr, background, 1.0);
     rect_path(cr, slider);
     cairo_fill(cr);

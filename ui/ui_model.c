@@ -430,15 +430,15 @@ ui_layout
 ui_layout_make(void)
 {
   ui_layout l;
-  const double pad = 8.0, header = 30.0;
+  const double pad = 8.0, header = 28.0;
   l.header = (ui_rect){0, 0, UI_WIDTH, header};
-  l.undo = (ui_rect){UI_WIDTH - pad - 56, 5, 56, 20};
-  l.clear = (ui_rect){l.undo.x - pad - 48, 5, 48, 20};
-  l.load = (ui_rect){l.clear.x - 4 - 48, 5, 48, 20};
-  l.path_field = (ui_rect){300, 5, l.load.x - 4 - 300, 20};
+  l.undo = (ui_rect){UI_WIDTH - pad - 56, 4, 56, 20};
+  l.clear = (ui_rect){l.undo.x - pad - 48, 4, 48, 20};
+  l.load = (ui_rect){l.clear.x - 4 - 48, 4, 48, 20};
+  l.path_field = (ui_rect){300, 4, l.load.x - 4 - 300, 20};
   /* top: the mode editor (wide: 16 to 128 bars) beside the material map;
    * bottom: the contact panel beside the list of ports */
-  const double top = header + 4, top_h = 240, bottom = top + top_h + pad;
+  const double top = header + 4, top_h = 200, bottom = top + top_h + pad;
   l.modes = (ui_rect){pad, top, 560, top_h};
   l.material = (ui_rect){l.modes.x + l.modes.w + pad, top,
                          UI_WIDTH - 3 * pad - l.modes.w, top_h};
@@ -458,7 +458,7 @@ static const double params_title = 20.0;
 int
 ui_param_capacity(const ui_layout* l)
 {
-  return 2 * (int)((l->params.h - params_title - 4) / UI_PARAM_ROW_HEIGHT);
+  return 2 * (int)((l->params.h - params_title - 2) / UI_PARAM_ROW_HEIGHT);
 }
 
 ui_rect
@@ -476,7 +476,7 @@ ui_rect
 ui_param_slider(ui_rect row)
 {
   /* name 96 px, value 64 px, then the slider */
-  return (ui_rect){row.x + 160, row.y + 4, row.w - 164, row.h - 8};
+  return (ui_rect){row.x + 160, row.y + 3, row.w - 164, row.h - 6};
 }
 
 bool

@@ -148,9 +148,9 @@ double ui_surface_cutoff_hz(const ui_surface* s);
 
 /* ---- the window -----------------------------------------------------------
  * One fixed layout in logical pixels (the view multiplies them by the
- * screen's scale: 880 x 520 at 100 %, 1760 x 1040 at 200 %, inside a
- * 1080p screen with the host's window around it). */
-enum { UI_WIDTH = 880, UI_HEIGHT = 520 };
+ * screen's scale): 880 x 460 at 100 %, 1760 x 920 at 200 %, which leaves
+ * a 1080p screen 160 px for the host's title bar and toolbar. */
+enum { UI_WIDTH = 880, UI_HEIGHT = 460 };
 
 typedef struct ui_layout {
   ui_rect header;                  /* name, table path, buttons */
@@ -166,7 +166,7 @@ ui_layout ui_layout_make(void);
 
 /* The parameter list: rows of a name, a value and a slider, in two
  * columns; row k's rectangle, and how many rows fit. */
-enum { UI_PARAM_ROW_HEIGHT = 16 };
+enum { UI_PARAM_ROW_HEIGHT = 13 };
 int ui_param_capacity(const ui_layout* l);
 ui_rect ui_param_row(const ui_layout* l, int k);
 /* the slider's part of a row (the rest is the name and the value) */

@@ -20,6 +20,7 @@
 #include "rolling_ports.h"
 #include "surface.h"
 #include "ui_model.h"
+#include "ui_state.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -735,6 +736,192 @@ ride_cutoff(void)
   }
 }
 
+
+/* ---- the window and the state ------------------------------------------- */
+
+static bool
+inside(ui_rect in, ui_rect r)
+{
+  return r.x >= in.x && r.y >= in.y && r.x + r.w <= in.x + in.w &&
+         r.y + r.h <= in.y + in.h;
+}
+
+static bool
+overlap(ui_rect a, ui_rect b)
+{
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
+         b.y < a.y + a.h;
+}
+
+static const plugin_info* const instruments[] = {&impact_info, &friction_info,
+                                                 &rolling_info};
+enum { N_INSTRUMENTS = 3 };
+
+static void
+layout(void)
+{
+  printf("layout\n");
+  const ui_layout l = ui_layout_make();
+  const ui_rect window = {0, 0, UI_WIDTH, UI_HEIGHT};
+  const ui_rect panels[] = {l.header, l.modes, l.material, l.contact,
+                            l.params};
+  const int n = (int)(sizeof(panels) / sizeof(panels[0]));
+  for (int i = 0; i < n; ++i) {
+    CHECK(inside(window, panels[i]), "panel %d is outside the window", i);
+    for (int j = i + 1; j < n; ++j)
+      CHECK(!overlap(panels[i], panels[j]), "panels %d and %d overlap", i, j);
+  }
+  CHECK(inside(l.modes, l.modes_plot) && inside(l.material, l.material_plot) &&
+            inside(l.contact, l.contact_plot),
+        "every plot inside its panel");
+  CHECK(inside(l.header, l.path_field) && inside(l.header, l.load) &&
+            inside(l.header, l.clear) && inside(l.header, l.undo) &&
+            !overlap(l.path_field, l.load) && !overlap(l.load, l.clear) &&
+            !overlap(l.clear, l.undo),
+        "the header's field and buttons side by side in it");
+  /* 1080p at 200 %: 1760 x 920 leaves the host 160 px of its own */
+  CHECK(2 * UI_WIDTH <= 1920 && 2 * UI_HEIGHT + 160 <= 1080,
+        "%d x %d at 200 %% does not fit a 1080p screen", 2 * UI_WIDTH,
+        2 * UI_HEIGHT);
+
+  /* the list: rows inside the panel, one under a point, none between */
+  const int capacity = ui_param_capacity(&l);
+  int worst_miss = 0;
+  for (int k = 0; k < capacity; ++k) {
+    const ui_rect r = ui_param_row(&l, k);
+    CHECK(inside(l.params, r), "row %d outside the list", k);
+    CHECK(inside(r, ui_param_slider(r)), "row %d's slider outside it", k);
+    for (int j = k + 1; j < capacity; ++j)
+      CHECK(!overlap(r, ui_param_row(&l, j)), "rows %d and %d overlap", k, j);
+    const int hit = ui_param_hit(&l, capacity, r.x + 0.5 * r.w, r.y + 1);
+    if (hit != k)
+      worst_miss = 1;
+  }
+  CHECK(!worst_miss, "a press in a row hits that row");
+  CHECK(ui_param_hit(&l, capacity, l.params.x + 1, l.params.y + 1) == -1,
+        "the list's title is no row");
+  CHECK(ui_param_hit(&l, 3, ui_param_row(&l, 3).x + 1,
+                     ui_param_row(&l, 3).y + 1) == -1,
+        "rows past the ports shown are not hit");
+
+  /* every control port of every instrument is on show: the mode ports in
+   * the editor, the rest in the list (a new port needs no UI code, and
+   * must fit) */
+  static ui_state st;
+  for (int i = 0; i < N_INSTRUMENTS; ++i) {
+    const plugin_info* p = instruments[i];
+    ui_state_init(&st, p);
+    int controls = 0;
+    for (int k = 0; k < p->n_ports; ++k)
+      controls += plugin_port(p, k)->kind == PORT_CONTROL_IN;
+    printf("  %s: %d controls, %d listed (room for %d), %d mode ports\n",
+           p->name, controls, st.n_params, capacity, 3 * OBJECT_TABLE_SIZE);
+    CHECK(st.n_params + 3 * OBJECT_TABLE_SIZE == controls,
+          "%s: %d controls, %d shown", p->name, controls,
+          st.n_params + 3 * OBJECT_TABLE_SIZE);
+    for (int k = 0; k < st.n_params; ++k)
+      CHECK(plugin_port(p, st.param_port[k])->kind == PORT_CONTROL_IN,
+            "%s: row %d is no control", p->name, k);
+  }
+}
+
+static void
+state(const char* presets)
+{
+  printf("state\n");
+  static ui_state st;
+  ui_state_init(&st, &impact_info);
+  ui_state_refresh(&st);
+  /* the editor shows the mode ports: Hz, ms as s, gain; 8 take part */
+  const int base = impact_info.n_own;
+  bool ports_shown = st.n_modes == OBJECT_TABLE_SIZE && ui_state_editable(&st);
+  for (int i = 0; i < st.n_modes; ++i) {
+    const ui_mode* m = &st.modes[i];
+    ports_shown &= same(m->freq, object_port(OBJECT_MODE_FREQ(i))->def) &&
+                   same(m->decay, object_port(OBJECT_MODE_DECAY(i))->def *
+                                      1e-3) &&
+                   same(m->gain, object_port(OBJECT_MODE_GAIN(i))->def) &&
+                   m->enabled == (i < 8);
+  }
+  CHECK(ports_shown, "the editor shows the 16 mode ports, 8 taking part");
+  CHECK(st.material == UI_STEEL, "the default bar sounds like steel, not %s",
+        ui_materials[st.material].name);
+
+  /* a mode port written: stale, then the editor follows */
+  st.value[base + OBJECT_MODE_FREQ(2)] = 500.0f;
+  st.modes_stale = true;
+  ui_state_refresh(&st);
+  CHECK(same(st.modes[2].freq, 500.0), "a written port shows: %g",
+        st.modes[2].freq);
+
+  /* the impact panel's curve: the closed form at the velocities a note
+   * can play, velocity 1 to 127 */
+  const ui_hammer h = {ui_value(&st, "hammer_mass") * 1e-3,
+                       ui_value(&st, "stiffness"), ui_value(&st, "alpha"),
+                       ui_value(&st, "mu")};
+  const double v_max = ui_value(&st, "velocity_max");
+  check_rel("lowest velocity, note velocity 1", st.curve_x[0],
+            v_max * pow(1.0 / 127.0, ui_value(&st, "velocity_curve")), 1e-12);
+  check_rel("highest velocity, note velocity 127",
+            st.curve_x[UI_CURVE_POINTS - 1], v_max, 1e-12);
+  bool closed = true;
+  for (int k = 0; k < UI_CURVE_POINTS; ++k)
+    closed &= same(st.curve_y[k], ui_contact_time(&h, st.curve_x[k])) &&
+              same(st.curve_y2[k], ui_rebound_velocity(&h, st.curve_x[k]));
+  CHECK(closed, "the impact curve is the closed form's");
+
+  /* friction: the Stribeck force of the ports at every point, over a
+   * slip range symmetric about 0 */
+  ui_state_init(&st, &friction_info);
+  ui_state_refresh(&st);
+  const int n = UI_CURVE_POINTS;
+  const ui_stribeck f = {ui_value(&st, "normal_force"), ui_value(&st, "mu_s"),
+                         ui_value(&st, "mu_d"),
+                         ui_value(&st, "stribeck_velocity") * 1e-3,
+                         ui_value(&st, "sigma2")};
+  bool stribeck_curve = true;
+  for (int k = 0; k < n; ++k)
+    stribeck_curve &= same(st.curve_y[k], ui_stribeck_force(&f, st.curve_x[k]));
+  CHECK(stribeck_curve, "the friction curve is the Stribeck force");
+  check_rel("slip range symmetric about 0", -st.curve_x[0], st.curve_x[n - 1],
+            1e-15);
+  /* out to 5 v_s (the fall from mu_s to mu_d is over by 2 v_s), or to
+   * 1.5 times the bow's speed, where the slip of a sliding bow lies */
+  check_rel("slip range: 5 v_s or 1.5 bow velocity", st.curve_x[n - 1],
+            fmax(5 * f.stribeck, 1.5 * fabs(ui_value(&st, "bow_velocity"))),
+            1e-15);
+
+  /* rolling: the cut-off of the ports' ball */
+  ui_state_init(&st, &rolling_info);
+  ui_state_refresh(&st);
+  const ui_surface r = {ui_value(&st, "roughness"),
+                        ui_value(&st, "surface_depth") * 1e-6,
+                        ui_value(&st, "ball_radius") * 1e-3,
+                        ui_value(&st, "speed")};
+  check_rel("rolling panel's cut-off", st.cutoff, ui_surface_cutoff_hz(&r),
+            1e-15);
+
+  /* a table file: its modes, read-only, `modes` of them taking part */
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/../tests/fuzz/corpus/modal_table/"
+                               "valid-128-modes.modes",
+           presets);
+  ui_state_init(&st, &impact_info);
+  modal_table_error error;
+  CHECK(modal_table_load(path, &st.table, &error) == MODAL_TABLE_SUCCESS,
+        "%s", error.message);
+  st.table_loaded = true;
+  st.value[base + OBJECT_MODES] = 100.0f;
+  st.modes_stale = true;
+  ui_state_refresh(&st);
+  int enabled = 0;
+  for (int i = 0; i < st.n_modes; ++i)
+    enabled += st.modes[i].enabled;
+  CHECK(st.n_modes == 128 && enabled == 100 && !ui_state_editable(&st) &&
+            same(st.modes[127].freq, st.table.freq[127]),
+        "a table: %d modes, %d taking part", st.n_modes, enabled);
+}
+
 int
 main(int argc, char** argv)
 {
@@ -751,5 +938,8 @@ main(int argc, char** argv)
   stribeck();
   surface_panel();
   ride_cutoff();
+  layout();
+  if (argc > 1)
+    state(argv[1]);
   return check_done("test_ui_model");
 }
