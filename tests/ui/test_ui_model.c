@@ -736,7 +736,6 @@ ride_cutoff(void)
   }
 }
 
-
 /* ---- the window and the state ------------------------------------------- */
 
 static bool
@@ -763,8 +762,7 @@ layout(void)
   printf("layout\n");
   const ui_layout l = ui_layout_make();
   const ui_rect window = {0, 0, UI_WIDTH, UI_HEIGHT};
-  const ui_rect panels[] = {l.header, l.modes, l.material, l.contact,
-                            l.params};
+  const ui_rect panels[] = {l.header, l.modes, l.material, l.contact, l.params};
   const int n = (int)(sizeof(panels) / sizeof(panels[0]));
   for (int i = 0; i < n; ++i) {
     CHECK(inside(window, panels[i]), "panel %d is outside the window", i);
@@ -837,11 +835,11 @@ state(const char* presets)
   bool ports_shown = st.n_modes == OBJECT_TABLE_SIZE && ui_state_editable(&st);
   for (int i = 0; i < st.n_modes; ++i) {
     const ui_mode* m = &st.modes[i];
-    ports_shown &= same(m->freq, object_port(OBJECT_MODE_FREQ(i))->def) &&
-                   same(m->decay, object_port(OBJECT_MODE_DECAY(i))->def *
-                                      1e-3) &&
-                   same(m->gain, object_port(OBJECT_MODE_GAIN(i))->def) &&
-                   m->enabled == (i < 8);
+    ports_shown &=
+        same(m->freq, object_port(OBJECT_MODE_FREQ(i))->def) &&
+        same(m->decay, object_port(OBJECT_MODE_DECAY(i))->def * 1e-3) &&
+        same(m->gain, object_port(OBJECT_MODE_GAIN(i))->def) &&
+        m->enabled == (i < 8);
   }
   CHECK(ports_shown, "the editor shows the 16 mode ports, 8 taking part");
   CHECK(st.material == UI_STEEL, "the default bar sounds like steel, not %s",
@@ -894,22 +892,22 @@ state(const char* presets)
   /* rolling: the cut-off of the ports' ball */
   ui_state_init(&st, &rolling_info);
   ui_state_refresh(&st);
-  const ui_surface r = {ui_value(&st, "roughness"),
-                        ui_value(&st, "surface_depth") * 1e-6,
-                        ui_value(&st, "ball_radius") * 1e-3,
-                        ui_value(&st, "speed")};
+  const ui_surface r = {
+      ui_value(&st, "roughness"), ui_value(&st, "surface_depth") * 1e-6,
+      ui_value(&st, "ball_radius") * 1e-3, ui_value(&st, "speed")};
   check_rel("rolling panel's cut-off", st.cutoff, ui_surface_cutoff_hz(&r),
             1e-15);
 
   /* a table file: its modes, read-only, `modes` of them taking part */
   char path[4096];
-  snprintf(path, sizeof(path), "%s/../tests/fuzz/corpus/modal_table/"
-                               "valid-128-modes.modes",
+  snprintf(path, sizeof(path),
+           "%s/../tests/fuzz/corpus/modal_table/"
+           "valid-128-modes.modes",
            presets);
   ui_state_init(&st, &impact_info);
   modal_table_error error;
-  CHECK(modal_table_load(path, &st.table, &error) == MODAL_TABLE_SUCCESS,
-        "%s", error.message);
+  CHECK(modal_table_load(path, &st.table, &error) == MODAL_TABLE_SUCCESS, "%s",
+        error.message);
   st.table_loaded = true;
   st.value[base + OBJECT_MODES] = 100.0f;
   st.modes_stale = true;
