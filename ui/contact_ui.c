@@ -133,114 +133,31 @@ is_mode_port(const ui* u, int index)
 static void
 port_changed(ui* u, int index)
 {
+  ui_state_port_changed(&u->s, index);
   const port_kind kind = ui_port(&u->s, index)->kind;
-  if (is_mode_port(u, index) || index == u->s.object + OBJECT_MODES) {
-    u->s.modes_stale = true;
+  if (is_mode_port(u, index) || index == u->s.object + OBJECT_MODES)
     redraw_areas(u, UI_AREA_HEADER | UI_AREA_MODES | UI_AREA_MATERIAL |
                         UI_AREA_PARAMS);
-  } else if (kind == PORT_CONTROL_IN) {
-    u->s.curve_stale = true;
+  else if (kind == PORT_CONTROL_IN)
     redraw_areas(u, UI_AREA_HEADER | UI_AREA_CONTACT | UI_AREA_PARAMS);
-  } else if (kind == PORT_METER) {
+  else if (kind == PORT_METER)
     redraw_areas(u, UI_AREA_CONTACT);
-  }
 }
 
+/* the state's writer: every value an edit sets goes to the plugin */
 static void
-write_port(ui* u, int index, float value)
+write_port(void* handle, int index, float value)
 {
-  if (u->s.value[index] == value)
-    return;
-  u->s.value[index] = value;
+  ui* u = handle;
   port_changed(u, index);
   u->write(u->controller, (uint32_t)index, sizeof(float), 0, &value);
-}
-
-/* ---- edits and undo -------------------------------------------------------
- */
-
-static ui_edit*
-begin_edit(ui* u)
-{
-  if (u->s.n_undo == UI_UNDO_DEPTH) {
-    memmove(u->s.undo, u->s.undo + 1, sizeof(ui_edit) * (UI_UNDO_DEPTH - 1));
-    --u->s.n_undo;
-  }
-  ui_edit* e = &u->s.undo[u->s.n_undo++];
-  e->n = 0;
-  return e;
-}
-
-/* a port write that the edit `e` can take back */
-static void
-edit_port(ui* u, ui_edit* e, int index, float value)
-{
-  int k = 0;
-  while (k < e->n && e->port[k] != index)
-    ++k;
-  if (k == e->n && e->n < UI_EDIT_PORTS) {
-    e->port[k] = index;
-    e->before[k] = u->s.value[index];
-    ++e->n;
-  }
-  write_port(u, index, value);
-}
-
-/* an edit that changed nothing is not kept */
-static void
-end_edit(ui* u, ui_edit* e)
-{
-  bool changed = false;
-  for (int k = 0; k < e->n; ++k)
-    changed |= u->s.value[e->port[k]] != e->before[k];
-  if (!changed && u->s.n_undo > 0 && &u->s.undo[u->s.n_undo - 1] == e)
-    --u->s.n_undo;
 }
 
 static void
 undo(ui* u)
 {
-  if (u->s.n_undo == 0) {
-    snprintf(u->s.status, sizeof(u->s.status), "Nothing to undo");
-    redraw(u);
-    return;
-  }
-  const ui_edit* e = &u->s.undo[--u->s.n_undo];
-  for (int k = e->n - 1; k >= 0; --k)
-    write_port(u, e->port[k], e->before[k]);
-  snprintf(u->s.status, sizeof(u->s.status), "Undone: %s",
-           ui_port(&u->s, e->port[0])->name);
+  ui_state_undo(&u->s);
   redraw(u);
-}
-
-/* Double click or 'd': a mode sounds or is left out (gain 0; its gain is
- * kept to come back).  Enabling a mode past the `modes` count raises it. */
-static void
-toggle_mode(ui* u, int m)
-{
-  if (!ui_state_editable(&u->s) || m < 0 || m >= OBJECT_TABLE_SIZE)
-    return;
-  const int gain = u->s.object + OBJECT_MODE_GAIN(m);
-  const int count = u->s.object + OBJECT_MODES;
-  ui_edit* e = begin_edit(u);
-  const bool sounding = u->s.value[gain] > 0.0f && m < u->s.value[count];
-  if (sounding) {
-    u->s.disabled_gain[m] = u->s.value[gain];
-    edit_port(u, e, gain, 0.0f);
-  } else {
-    float g = u->s.value[gain] > 0.0f ? u->s.value[gain]
-              : u->s.disabled_gain[m] > 0.0f
-                  ? u->s.disabled_gain[m]
-                  : plugin_port_default(u->s.plugin, gain);
-    if (!(g > 0.0f))
-      g = 0.5f;
-    edit_port(u, e, gain, g);
-    if (m >= u->s.value[count])
-      edit_port(u, e, count, (float)(m + 1));
-  }
-  end_edit(u, e);
-  snprintf(u->s.status, sizeof(u->s.status), "Mode %d %s", m + 1,
-           sounding ? "left out" : "sounds");
 }
 
 /* ---- the table file --------------------------------------------------------
@@ -501,7 +418,7 @@ start_mode_drag(ui* u, int m, double x, double y)
   u->s.drag = (ui_drag){UI_DRAG_MODE, m, x, y, {0, 0}, false};
   u->s.drag.start[0] = u->s.value[u->s.object + OBJECT_MODE_FREQ(m)];
   u->s.drag.start[1] = u->s.value[u->s.object + OBJECT_MODE_GAIN(m)];
-  begin_edit(u);
+  ui_state_begin_edit(&u->s);
 }
 
 static void
@@ -519,7 +436,7 @@ press_modes(ui* u, double x, double y)
   u->s.selected = m;
   redraw_areas(u, UI_AREA_MODES | UI_AREA_MATERIAL);
   if (double_click)
-    toggle_mode(u, m);
+    ui_state_toggle_mode(&u->s, m);
   else if (m >= 0 && ui_state_editable(&u->s))
     start_mode_drag(u, m, x, y);
 }
@@ -530,7 +447,7 @@ press_param(ui* u, int row, double x, double y)
   const int index = u->s.param_port[row];
   u->s.drag =
       (ui_drag){UI_DRAG_PARAM, row, x, y, {u->s.value[index], 0}, false};
-  begin_edit(u);
+  ui_state_begin_edit(&u->s);
 }
 
 static void
@@ -551,11 +468,11 @@ on_press(void* handle, int button, bool down, double x, double y,
         const float next = u->s.value[index] + 1.0f > p->max
                                ? p->min
                                : u->s.value[index] + 1.0f;
-        edit_port(u, &u->s.undo[u->s.n_undo - 1], index, next);
+        ui_state_edit_port(&u->s, index, next);
       }
     }
-    if (u->s.drag.kind != UI_DRAG_NONE && u->s.n_undo > 0)
-      end_edit(u, &u->s.undo[u->s.n_undo - 1]);
+    if (u->s.drag.kind != UI_DRAG_NONE)
+      ui_state_end_edit(&u->s);
     u->s.drag.kind = UI_DRAG_NONE;
     return;
   }
@@ -598,7 +515,7 @@ on_motion(void* handle, double x, double y, unsigned modifiers)
 {
   ui* u = handle;
   ui_drag* d = &u->s.drag;
-  if (d->kind == UI_DRAG_NONE || u->s.n_undo == 0)
+  if (d->kind == UI_DRAG_NONE || !u->s.editing)
     return;
   const double rate = (modifiers & VIEW_MOD_SHIFT) ? fine_drag : 1.0;
   const double dx = (x - d->x0) * rate, dy = (y - d->y0) * rate;
@@ -606,19 +523,18 @@ on_motion(void* handle, double x, double y, unsigned modifiers)
       fabs(y - d->y0) < drag_threshold)
     return;
   d->moved = true;
-  ui_edit* e = &u->s.undo[u->s.n_undo - 1];
   if (d->kind == UI_DRAG_MODE) {
     /* horizontal: frequency, vertical: gain, each only once moved along */
     const ui_mode_view v = ui_state_mode_view(&u->s);
     const int freq = u->s.object + OBJECT_MODE_FREQ(d->index);
     const int gain = u->s.object + OBJECT_MODE_GAIN(d->index);
     if (dx != 0.0)
-      edit_port(
-          u, e, freq,
+      ui_state_edit_port(
+          &u->s, freq,
           (float)ui_drag_value(&v.freq, ui_port(&u->s, freq), d->start[0], dx));
     if (dy != 0.0)
-      edit_port(
-          u, e, gain,
+      ui_state_edit_port(
+          &u->s, gain,
           (float)ui_drag_value(&v.gain, ui_port(&u->s, gain), d->start[1], dy));
   } else {
     const int index = u->s.param_port[d->index];
@@ -626,7 +542,8 @@ on_motion(void* handle, double x, double y, unsigned modifiers)
     const ui_rect slider =
         ui_param_slider(ui_param_row(&u->s.layout, d->index));
     const ui_axis a = ui_axis_of_port(p, slider.x, slider.x + slider.w);
-    edit_port(u, e, index, (float)ui_drag_value(&a, p, d->start[0], dx));
+    ui_state_edit_port(&u->s, index,
+                       (float)ui_drag_value(&a, p, d->start[0], dx));
   }
 }
 
@@ -656,11 +573,11 @@ on_scroll(void* handle, double x, double y, double dy, unsigned modifiers)
   }
   if (index < 0 || u->s.drag.kind != UI_DRAG_NONE)
     return;
-  ui_edit* e = begin_edit(u);
-  edit_port(
-      u, e, index,
+  ui_state_begin_edit(&u->s);
+  ui_state_edit_port(
+      &u->s, index,
       (float)ui_scroll_value(ui_port(&u->s, index), u->s.value[index], steps));
-  end_edit(u, e);
+  ui_state_end_edit(&u->s);
 }
 
 static void
@@ -707,7 +624,7 @@ on_key(void* handle, uint32_t c, view_key special, unsigned modifiers)
   else if (special == VIEW_KEY_RIGHT)
     select_step(u, 1);
   else if (c == 'd' || c == 0x7F || c == 0x08)
-    toggle_mode(u, u->s.selected);
+    ui_state_toggle_mode(&u->s, u->s.selected);
   else if (c == 'u' || ((modifiers & VIEW_MOD_CTRL) && (c == 'z' || c == 26)))
     undo(u);
 }
@@ -777,6 +694,8 @@ instantiate(const LV2UI_Descriptor* descriptor, const char* plugin_uri,
   contact_uris_map(&u->uris, u->map);
   lv2_atom_forge_init(&u->forge, u->map);
   ui_state_init(&u->s, plugin);
+  u->s.writer = write_port;
+  u->s.writer_handle = u;
   u->notify = plugin->n_ports - 1;
   snprintf(u->s.bundle_path, sizeof(u->s.bundle_path), "%s",
            bundle_path ? bundle_path : "");

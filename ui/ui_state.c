@@ -10,6 +10,7 @@
 #include "rolling_ports.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void
@@ -177,4 +178,119 @@ ui_state_refresh(ui_state* s)
     refresh_curve(s);
     s->curve_stale = false;
   }
+}
+
+void
+ui_state_port_changed(ui_state* s, int index)
+{
+  const bool mode_port = index >= s->object + OBJECT_MODE_TABLE &&
+                         index < s->object + OBJECT_N_PORTS;
+  if (mode_port || index == s->object + OBJECT_MODES)
+    s->modes_stale = true;
+  else if (ui_port(s, index)->kind == PORT_CONTROL_IN)
+    s->curve_stale = true;
+}
+
+/* ---- edits ----------------------------------------------------------------
+ */
+
+void
+ui_state_begin_edit(ui_state* s)
+{
+  if (s->n_undo == UI_UNDO_DEPTH) {
+    memmove(s->undo, s->undo + 1, sizeof(ui_edit) * (UI_UNDO_DEPTH - 1));
+    --s->n_undo;
+  }
+  s->undo[s->n_undo++].n = 0;
+  s->editing = true;
+}
+
+static void
+write_value(ui_state* s, int port, float value)
+{
+  if (s->value[port] == value)
+    return;
+  s->value[port] = value;
+  ui_state_port_changed(s, port);
+  if (s->writer)
+    s->writer(s->writer_handle, port, value);
+}
+
+void
+ui_state_edit_port(ui_state* s, int port, float value)
+{
+  if (!s->editing || port < 0 || port >= s->n_ports)
+    return;
+  ui_edit* e = &s->undo[s->n_undo - 1];
+  int k = 0;
+  while (k < e->n && e->port[k] != port)
+    ++k;
+  if (k == e->n) {
+    if (e->n == UI_EDIT_PORTS)
+      return; /* an edit sets at most UI_EDIT_PORTS ports */
+    e->port[k] = port;
+    e->before[k] = s->value[port];
+    ++e->n;
+  }
+  write_value(s, port, value);
+}
+
+void
+ui_state_end_edit(ui_state* s)
+{
+  if (!s->editing)
+    return;
+  s->editing = false;
+  const ui_edit* e = &s->undo[s->n_undo - 1];
+  bool changed = false;
+  for (int k = 0; k < e->n; ++k)
+    changed |= s->value[e->port[k]] != e->before[k];
+  if (!changed)
+    --s->n_undo;
+}
+
+bool
+ui_state_undo(ui_state* s)
+{
+  if (s->editing)
+    ui_state_end_edit(s);
+  if (s->n_undo == 0) {
+    snprintf(s->status, sizeof(s->status), "Nothing to undo");
+    return false;
+  }
+  const ui_edit* e = &s->undo[--s->n_undo];
+  for (int k = e->n - 1; k >= 0; --k)
+    write_value(s, e->port[k], e->before[k]);
+  snprintf(s->status, sizeof(s->status), "Undone: %s",
+           ui_port(s, e->port[0])->name);
+  return true;
+}
+
+void
+ui_state_toggle_mode(ui_state* s, int m)
+{
+  if (!ui_state_editable(s) || m < 0 || m >= OBJECT_TABLE_SIZE)
+    return;
+  const int gain = s->object + OBJECT_MODE_GAIN(m);
+  const int count = s->object + OBJECT_MODES;
+  const bool sounding = s->value[gain] > 0.0f && m < s->value[count];
+  ui_state_begin_edit(s);
+  if (sounding) {
+    s->disabled_gain[m] = s->value[gain];
+    ui_state_edit_port(s, gain, 0.0f);
+  } else {
+    /* back to the gain it had, or the port's default */
+    float g = s->value[gain] > 0.0f ? s->value[gain]
+              : s->disabled_gain[m] > 0.0f
+                  ? s->disabled_gain[m]
+                  : plugin_port_default(s->plugin, gain);
+    if (!(g > 0.0f))
+      g = 0.5f;
+    ui_state_edit_port(s, gain, g);
+    if (m >= s->value[count])
+      ui_state_edit_port(s, count, (float)(m + 1));
+  }
+  ui_state_end_edit(s);
+  snprintf(s->status, sizeof(s->status), "Mode %d %s", m + 1,
+           sounding ? "left out" : "sounds");
 }

@@ -93,6 +93,7 @@ typedef struct ui_state {
   ui_drag drag;
   ui_edit undo[UI_UNDO_DEPTH];
   int n_undo;
+  bool editing;                           /* between begin and end of an edit */
   float disabled_gain[OBJECT_TABLE_SIZE]; /* a disabled mode's gain */
   double last_press_time;
   int last_press_mode;
@@ -107,6 +108,10 @@ typedef struct ui_state {
   char bundle_path[PATH_MAX];
 
   char status[256]; /* the last message, shown in the header */
+
+  /* where an edit's values go (the plugin, through the host) */
+  void (*writer)(void* handle, int port, float value);
+  void* writer_handle;
 } ui_state;
 
 /* A state for `plugin` at its ports' defaults, with no table. */
@@ -119,8 +124,23 @@ double ui_value(const ui_state* s, const char* symbol);
 const port_info* ui_port(const ui_state* s, int index);
 
 /* Rebuild the editor's modes and material, and the contact curves, when
- * stale (contact_ui.c marks them). */
+ * stale: ui_state_port_changed() marks what a port's new value makes
+ * stale. */
 void ui_state_refresh(ui_state* s);
+void ui_state_port_changed(ui_state* s, int index);
+
+/* ---- edits ----------------------------------------------------------------
+ * A gesture is one edit: begin, set ports (each value goes to the writer
+ * and the port's value before the edit is kept), end.  An edit that left
+ * every port as it was is dropped; the last UI_UNDO_DEPTH are kept. */
+void ui_state_begin_edit(ui_state* s);
+void ui_state_edit_port(ui_state* s, int port, float value);
+void ui_state_end_edit(ui_state* s);
+/* Take back the last edit (false: nothing to undo). */
+bool ui_state_undo(ui_state* s);
+/* A mode of the ports sounds or is left out: its gain to 0 and back
+ * (raising the `modes` count when the mode was past it).  One edit. */
+void ui_state_toggle_mode(ui_state* s, int m);
 
 /* the mode editor's axes in the window */
 ui_mode_view ui_state_mode_view(const ui_state* s);

@@ -920,6 +920,94 @@ state(const char* presets)
         "a table: %d modes, %d taking part", st.n_modes, enabled);
 }
 
+/* ---- edits and undo --------------------------------------------------------
+ */
+
+typedef struct writes {
+  int n;
+  int port[64];
+  float value[64];
+} writes;
+
+static void
+record(void* handle, int port, float value)
+{
+  writes* w = handle;
+  if (w->n < 64) {
+    w->port[w->n] = port;
+    w->value[w->n] = value;
+  }
+  ++w->n;
+}
+
+static void
+edits(void)
+{
+  printf("edits\n");
+  static ui_state st;
+  writes w = {0};
+  ui_state_init(&st, &impact_info);
+  st.writer = record;
+  st.writer_handle = &w;
+  const int base = impact_info.n_own;
+  const int freq2 = base + OBJECT_MODE_FREQ(1),
+            gain2 = base + OBJECT_MODE_GAIN(1);
+  const int gain10 = base + OBJECT_MODE_GAIN(9), count = base + OBJECT_MODES;
+  const float freq2_was = st.value[freq2];
+
+  /* a drag: every value goes to the plugin; one edit to undo */
+  ui_state_begin_edit(&st);
+  ui_state_edit_port(&st, freq2, 800.0f);
+  ui_state_edit_port(&st, freq2, 810.0f);
+  ui_state_end_edit(&st);
+  CHECK(w.n == 2 && w.port[1] == freq2 && w.value[1] == 810.0f &&
+            st.n_undo == 1 && st.modes_stale,
+        "a drag: %d writes, %d edits", w.n, st.n_undo);
+  CHECK(ui_state_undo(&st) && st.value[freq2] == freq2_was && w.n == 3 &&
+            w.value[2] == freq2_was && st.n_undo == 0,
+        "undo puts the frequency back and tells the plugin");
+  CHECK(!ui_state_undo(&st), "nothing more to undo");
+
+  /* a press that moved nothing is no edit */
+  ui_state_begin_edit(&st);
+  ui_state_edit_port(&st, freq2, st.value[freq2]);
+  ui_state_end_edit(&st);
+  CHECK(st.n_undo == 0 && w.n == 3, "an edit that changed nothing is dropped");
+
+  /* a mode left out and back: gain 0, then its gain again */
+  const float gain2_was = st.value[gain2];
+  ui_state_toggle_mode(&st, 1);
+  CHECK(st.value[gain2] == 0.0f, "mode 2 left out: gain %g", st.value[gain2]);
+  ui_state_toggle_mode(&st, 1);
+  CHECK(st.value[gain2] == gain2_was, "mode 2 back: gain %g, was %g",
+        st.value[gain2], gain2_was);
+  /* a mode past the count: the count rises to take it in, one edit */
+  const float count_was = st.value[count];
+  ui_state_toggle_mode(&st, 9);
+  CHECK(st.value[count] == 10.0f && st.value[gain10] > 0.0f,
+        "mode 10 sounds: count %g, gain %g", st.value[count], st.value[gain10]);
+  ui_state_undo(&st);
+  CHECK(st.value[count] == count_was, "undo takes the count back to %g",
+        count_was);
+
+  /* the last UI_UNDO_DEPTH edits are kept, newest on top */
+  for (int k = 0; k < UI_UNDO_DEPTH + 6; ++k) {
+    ui_state_begin_edit(&st);
+    ui_state_edit_port(&st, freq2, 900.0f + (float)k);
+    ui_state_end_edit(&st);
+  }
+  CHECK(st.n_undo == UI_UNDO_DEPTH, "%d edits kept", st.n_undo);
+  ui_state_undo(&st);
+  CHECK(st.value[freq2] == 900.0f + UI_UNDO_DEPTH + 4,
+        "undo takes back the newest edit: %g", st.value[freq2]);
+
+  /* a table file's modes are not the ports': no toggling them */
+  st.table_loaded = true;
+  const int before = w.n;
+  ui_state_toggle_mode(&st, 1);
+  CHECK(w.n == before, "a table's mode cannot be toggled");
+}
+
 int
 main(int argc, char** argv)
 {
@@ -939,5 +1027,6 @@ main(int argc, char** argv)
   layout();
   if (argc > 1)
     state(argv[1]);
+  edits();
   return check_done("test_ui_model");
 }
