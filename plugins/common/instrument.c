@@ -498,6 +498,9 @@ static void
 handle_patch(instrument* in, const LV2_Atom_Object* obj, uint32_t frame)
 {
   const contact_uris* uris = &in->host.uris;
+  /* other objects (a host's time:Position, say) are not ours to judge */
+  if (obj->body.otype != uris->patch_Set && obj->body.otype != uris->patch_Get)
+    return;
   if (contact_is_get_table(uris, obj)) {
     notify_table(in, frame);
     return;

@@ -595,6 +595,23 @@ host_patch(host* h, uint64_t frame, const char* path)
 }
 
 bool
+host_object(host* h, uint64_t frame, const char* otype)
+{
+  uint8_t buf[64];
+  LV2_Atom_Forge forge;
+  LV2_Atom_Forge_Frame object;
+  lv2_atom_forge_init(&forge, &h->map);
+  lv2_atom_forge_set_buffer(&forge, buf, sizeof(buf));
+  if (!lv2_atom_forge_object(&forge, &object, 0,
+                             h->map.map(h->map.handle, otype)))
+    return false;
+  lv2_atom_forge_pop(&forge, &object);
+  const LV2_Atom* atom = (const LV2_Atom*)buf;
+  return host_event(h, frame, atom->type, LV2_ATOM_BODY_CONST(atom),
+                    atom->size);
+}
+
+bool
 host_set_table(host* h, uint64_t frame, const char* path)
 {
   return host_patch(h, frame, path);

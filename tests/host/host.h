@@ -57,6 +57,9 @@ bool host_ramp(host* h, const char* symbol, uint64_t start, uint64_t end,
 bool host_set_table(host* h, uint64_t frame, const char* path);
 bool host_get_table(host* h, uint64_t frame);
 int host_table_replies(const host* h);
+/* An empty atom:Object of type `otype` (a URI) on the control input: a
+ * host's time:Position, or a patch:Set with nothing in it. */
+bool host_object(host* h, uint64_t frame, const char* otype);
 const char* host_table_reply(const host* h);
 
 /* Sample-accurate automation, as a host that splits its blocks at

@@ -602,6 +602,28 @@ test_bad_files(const char* uri)
   host_close(ref);
 }
 
+/* f: objects on the control input that are not the plugin's (jalv sends a
+ * time:Position at start) pass without a word; a patch:Set that is not
+ * about the table is named in a warning; neither changes the table. */
+static void
+test_foreign_objects(const char* uri)
+{
+  host* h = open_host(uri);
+  host_log_quiet(h, true);
+  host_log_clear(h);
+  host_object(h, host_now(h), "http://lv2plug.in/ns/ext/time#Position");
+  host_run(h, 2 * BLOCK, BLOCK, NULL, NULL);
+  CHECK(host_log_warnings(h) == 0, "f: a time:Position was warned about: %s",
+        host_log_last(h));
+  host_object(h, host_now(h), "http://lv2plug.in/ns/ext/patch#Set");
+  host_run(h, 2 * BLOCK, BLOCK, NULL, NULL);
+  printf("f: an empty patch:Set: %s", host_log_all(h));
+  CHECK(host_log_warnings(h) == 1 &&
+            strstr(host_log_all(h), "patch message") != NULL,
+        "f: an empty patch:Set gave %d warning(s)", host_log_warnings(h));
+  host_close(h);
+}
+
 int
 main(int argc, char** argv)
 {
@@ -618,6 +640,7 @@ main(int argc, char** argv)
   test_state(uri);
   test_bad_files(uri);
   test_right_gain(uri);
+  test_foreign_objects(uri);
   char cmd[300];
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
   if (system(cmd) != 0)
