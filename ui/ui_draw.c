@@ -387,6 +387,9 @@ draw_material(const ui_state* s, cairo_t* cr)
   plot_frame(cr, r);
   const ui_axis fx = {20.0, 20000.0, r.x, r.x + r.w, true};
   const ui_axis ty = {1e-3, 100.0, r.y + r.h, r.y, true};
+  /* the grid first, under the bands and the modes: no line crosses a dot */
+  frequency_grid(cr, &fx, r);
+  decade_grid(cr, &ty, r, 1.0, " s");
   cairo_save(cr);
   rect_path(cr, r);
   cairo_clip(cr);
@@ -426,8 +429,6 @@ draw_material(const ui_state* s, cairo_t* cr)
       label(cr, ui_axis_to_px(&fx, f), y, 10, true, CENTRE, material_colour[m],
             range->name);
   }
-  frequency_grid(cr, &fx, r);
-  decade_grid(cr, &ty, r, 1.0, " s");
 }
 
 /* ---- contact panel
@@ -515,10 +516,11 @@ draw_impact(const ui_state* s, cairo_t* cr, ui_rect r)
     cairo_restore(cr);
   }
   const double ly = r.y + r.h + 42;
-  meter_line(s, cr, r.x - 42, ly, "contact_time", "last strike: ");
-  meter_line(s, cr, r.x + 160, ly, "impact_velocity", "");
+  label(cr, r.x - 42, ly - 15, 10, false, LEFT, dim, "last strike (the dots):");
+  meter_line(s, cr, r.x - 42, ly, "contact_time", "");
+  meter_line(s, cr, r.x + 120, ly, "impact_velocity", "");
   meter_line(s, cr, r.x - 42, ly + 15, "peak_force", "");
-  meter_line(s, cr, r.x + 160, ly + 15, "rebound_velocity", "");
+  meter_line(s, cr, r.x + 120, ly + 15, "rebound_velocity", "");
 }
 
 static void

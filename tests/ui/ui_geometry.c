@@ -12,7 +12,8 @@
  *   ui_geometry INSTRUMENT panel             the contact panel: X Y W H
  *   ui_geometry INSTRUMENT size              the window: W H
  *
- * Logical pixels from the UI window's top-left (the test runs at 100 %).
+ * Logical pixels from the UI window's top-left (run-ui-test multiplies
+ * them by its scale for the pointer).
  */
 #include "friction_ports.h"
 #include "impact_ports.h"
