@@ -190,15 +190,15 @@ instrument_of(const plugin_info* p, const char* meter)
   return in;
 }
 
-static void
-check_idle(host* h, const instrument* in, const char* table)
+/* One run of `idle_runs` idle() calls at the host's pace, each after a
+ * meter moved; false if the UI did not open.  Sorted times in t and cpu. */
+static bool
+time_idle(host* h, const instrument* in, const char* table, double* t,
+          double* cpu)
 {
-  if (!open_ui(h, in->uri)) {
-    CHECK(false, "%s: the UI did not open", in->uri);
-    return;
-  }
+  if (!open_ui(h, in->uri))
+    return false;
   announce_table(h, in->notify, table);
-  double t[IDLE_RUNS], cpu[IDLE_RUNS];
   for (int k = 0; k < idle_runs; ++k) {
     const float value = 1.0f + (float)k;
     h->descriptor->port_event(h->ui, (uint32_t)in->meter, sizeof(float), 0,
@@ -215,15 +215,36 @@ check_idle(host* h, const instrument* in, const char* table)
     }
   }
   h->descriptor->cleanup(h->ui);
+  qsort(t, idle_runs, sizeof(double), compare_doubles);
+  qsort(cpu, idle_runs, sizeof(double), compare_doubles);
+  return true;
+}
+
+/* Bar 4: idle() within idle_limit_s, every call's own work (process CPU)
+ * and 99 in 100 by the wall clock.  This is a shared two-core machine: a
+ * neighbour can hold the processor through one call, so a run that fails
+ * is measured once more and the second run decides (a UI that is slow is
+ * slow both times). */
+static void
+check_idle(host* h, const instrument* in, const char* table)
+{
   const int n = idle_runs;
-  qsort(t, n, sizeof(double), compare_doubles);
-  qsort(cpu, n, sizeof(double), compare_doubles);
-  const double t99 = t[n * 99 / 100 > 0 ? n * 99 / 100 - 1 : 0];
-  printf("%s: idle() with 128 modes, a meter moving: wall median %.2f ms, "
-         "99 %% %.2f ms, worst %.2f ms; CPU median %.2f ms, worst %.2f ms "
-         "(limit %.1f ms)\n",
-         in->uri, 1e3 * t[n / 2], 1e3 * t99, 1e3 * t[n - 1], 1e3 * cpu[n / 2],
-         1e3 * cpu[n - 1], 1e3 * idle_limit_s);
+  const int attempts = measured && n >= IDLE_RUNS ? 2 : 1;
+  double t[IDLE_RUNS], cpu[IDLE_RUNS], t99 = 0;
+  for (int attempt = 1; attempt <= attempts; ++attempt) {
+    if (!time_idle(h, in, table, t, cpu)) {
+      CHECK(false, "%s: the UI did not open", in->uri);
+      return;
+    }
+    t99 = t[n * 99 / 100 > 0 ? n * 99 / 100 - 1 : 0];
+    printf("%s: idle() with 128 modes, a meter moving: wall median %.2f ms, "
+           "99 %% %.2f ms, worst %.2f ms; CPU median %.2f ms, worst %.2f ms "
+           "(limit %.1f ms)\n",
+           in->uri, 1e3 * t[n / 2], 1e3 * t99, 1e3 * t[n - 1], 1e3 * cpu[n / 2],
+           1e3 * cpu[n - 1], 1e3 * idle_limit_s);
+    if (cpu[n - 1] < idle_limit_s && t99 < idle_limit_s)
+      break;
+  }
   if (n < IDLE_RUNS || !measured)
     return; /* too few to time (under valgrind), or instrumented */
   CHECK(cpu[n - 1] < idle_limit_s, "%s: an idle() worked %.2f ms", in->uri,
