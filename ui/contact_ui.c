@@ -53,6 +53,7 @@ typedef struct ui {
   bool closed;
   int notify;       /* the notify port's index */
   unsigned pending; /* parts to draw again (enum ui_area) */
+  ui_analysis* job; /* a recording being analysed, or NULL */
 } ui;
 
 static double
@@ -295,9 +296,15 @@ show_table(ui* u, const char* path)
 /* Ask the plugin to play the table in the field; a file that does not
  * read as a table is named in the status line and not sent (the plugin
  * would refuse it too, and keep what it has). */
+static void analyse_field(ui* u);
+
 static void
 commit_field(ui* u)
 {
+  if (ui_analysis_is_recording(u->s.field)) {
+    analyse_field(u); /* a recording: its table is what gets loaded */
+    return;
+  }
   u->s.field_focus = false;
   u->s.n_choices = 0;
   if (*u->s.field) {
@@ -312,9 +319,78 @@ commit_field(ui* u)
     remember(u, u->s.field);
   }
   send_table(u, u->s.field);
-  snprintf(u->s.status, sizeof(u->s.status), "Loading %s",
+  snprintf(u->s.status, sizeof(u->s.status), "Loading %.200s",
            *u->s.field ? u->s.field : "the mode ports");
   redraw(u);
+}
+
+/* ---- a recording analysed into a table -------------------------------------
+ * The job runs on its own thread (ui_analysis.h); idle() follows it, and
+ * when its table is saved sends it to the plugin like a typed path. */
+
+/* modes fitted from a recording: as many as a table holds that are within
+ * the analysis's default range of the strongest */
+static const int analysis_max_modes = 64;
+
+static void
+analyse_field(ui* u)
+{
+  u->s.field_focus = false;
+  u->s.n_choices = 0;
+  if (u->job) {
+    snprintf(u->s.status, sizeof(u->s.status), "Already analysing");
+  } else if (!ui_analysis_is_recording(u->s.field)) {
+    snprintf(u->s.status, sizeof(u->s.status),
+             "Type a recording's path (.wav, .flac) to analyse");
+    snprintf(u->s.field, sizeof(u->s.field), "%s", u->s.table_path);
+  } else if (!(u->job =
+                   ui_analysis_start(u->s.field, NULL, analysis_max_modes))) {
+    snprintf(u->s.status, sizeof(u->s.status), "Cannot start the analysis");
+  } else {
+    u->s.analysing = true;
+    u->s.analysis_progress = 0.0;
+    snprintf(u->s.status, sizeof(u->s.status), "Analysing...");
+  }
+  redraw_areas(u, UI_AREA_HEADER | UI_AREA_MODES | UI_AREA_MATERIAL);
+}
+
+static void
+follow_analysis(ui* u)
+{
+  if (!u->job)
+    return;
+  double progress = 0.0;
+  const ui_analysis_state state = ui_analysis_poll(u->job, &progress);
+  if (state == UI_ANALYSIS_RUNNING) {
+    if (progress - u->s.analysis_progress >= 0.01) {
+      u->s.analysis_progress = progress;
+      snprintf(u->s.status, sizeof(u->s.status), "Analysing... %.0f %%",
+               100.0 * progress);
+      redraw_areas(u, UI_AREA_MODES);
+    }
+    return;
+  }
+  if (state == UI_ANALYSIS_DONE) {
+    const char* path = ui_analysis_table_path(u->job);
+    const float* spectrum = ui_analysis_spectrum(u->job);
+    if (spectrum) {
+      snprintf(u->s.spectrum_table, sizeof(u->s.spectrum_table), "%s", path);
+      memcpy(u->s.spectrum, spectrum, sizeof(u->s.spectrum));
+    }
+    remember(u, path);
+    send_table(u, path);
+    snprintf(u->s.field, sizeof(u->s.field), "%s", path);
+    snprintf(u->s.status, sizeof(u->s.status), "Analysed: %.200s",
+             ui_analysis_message(u->job));
+  } else {
+    snprintf(u->s.status, sizeof(u->s.status), "Not analysed: %.200s",
+             ui_analysis_message(u->job));
+    lv2_log_warning(&u->logger, "contact UI: %s\n", u->s.status);
+  }
+  ui_analysis_free(u->job);
+  u->job = NULL;
+  u->s.analysing = false;
+  redraw_areas(u, UI_AREA_HEADER | UI_AREA_MODES);
 }
 
 static void
@@ -495,7 +571,9 @@ on_press(void* handle, int button, bool down, double x, double y,
   }
   if (in_field)
     return;
-  if (ui_rect_contains(l->load, x, y))
+  if (ui_rect_contains(l->analyse, x, y))
+    analyse_field(u);
+  else if (ui_rect_contains(l->load, x, y))
     commit_field(u);
   else if (ui_rect_contains(l->clear, x, y))
     clear_table(u);
@@ -726,6 +804,7 @@ static void
 cleanup(LV2UI_Handle handle)
 {
   ui* u = handle;
+  ui_analysis_free(u->job); /* cancels it, and waits for its thread */
   view_destroy(u->view);
   free(u);
 }
@@ -759,6 +838,7 @@ idle(LV2UI_Handle handle)
   ui* u = handle;
   if (u->closed)
     return 1;
+  follow_analysis(u);
   draw_pending(u);
   view_process(u->view);
   return 0;

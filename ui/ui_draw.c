@@ -247,7 +247,7 @@ draw_header(const ui_state* s, cairo_t* cr)
   const char* shown = s->field;
   if (!*shown && !s->field_focus)
     label(cr, f.x + 6, f.y + 14, 11, false, LEFT, dim,
-          "modal table file (click, type, Tab completes)");
+          "modal table, or a recording to analyse (Tab completes)");
   else {
     /* the end of a long path, where the file's name is */
     cairo_select_font_face(cr, font, CAIRO_FONT_SLANT_NORMAL,
@@ -265,6 +265,7 @@ draw_header(const ui_state* s, cairo_t* cr)
     }
   }
   cairo_restore(cr);
+  button(cr, l->analyse, s->analysing ? "Analysing" : "Analyse", !s->analysing);
   button(cr, l->load, "Load", true);
   button(cr, l->clear, "Clear", s->table_loaded);
   button(cr, l->undo, "Undo", s->n_undo > 0);
@@ -296,6 +297,30 @@ mode_material(const ui_mode* m)
   return ui_classify(m, 1, &q);
 }
 
+/* Under the modes of a table analysed from a recording, the recording's
+ * decay spectrum: 0 dB at the top of the plot, -spectrum_range_db at the
+ * bottom, so its peaks stand where the fitted bars do. */
+static const double spectrum_range_db = 60.0;
+
+static void
+draw_spectrum(const ui_state* s, cairo_t* cr, const ui_axis* freq, ui_rect r)
+{
+  if (!*s->spectrum_table || strcmp(s->spectrum_table, s->table_path))
+    return;
+  const double step =
+      log(UI_SPECTRUM_HI_HZ / UI_SPECTRUM_LO_HZ) / (UI_SPECTRUM_POINTS - 1);
+  cairo_move_to(cr, r.x, r.y + r.h);
+  for (int i = 0; i < UI_SPECTRUM_POINTS; ++i) {
+    const double f = UI_SPECTRUM_LO_HZ * exp(step * i);
+    const double level = fmax(s->spectrum[i] / spectrum_range_db + 1.0, 0.0);
+    cairo_line_to(cr, ui_axis_to_px(freq, f), r.y + r.h - level * r.h);
+  }
+  cairo_line_to(cr, r.x + r.w, r.y + r.h);
+  cairo_close_path(cr);
+  colour(cr, live, 0.3);
+  cairo_fill(cr);
+}
+
 static void
 draw_modes(const ui_state* s, cairo_t* cr)
 {
@@ -325,6 +350,7 @@ draw_modes(const ui_state* s, cairo_t* cr)
   cairo_save(cr);
   rect_path(cr, r);
   cairo_clip(cr);
+  draw_spectrum(s, cr, &v.freq, r);
   for (int i = 0; i < s->n_modes; ++i) {
     const ui_mode* m = &s->modes[i];
     const ui_rect b = ui_mode_bar(&v, m);

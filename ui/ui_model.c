@@ -435,7 +435,8 @@ ui_layout_make(void)
   l.undo = (ui_rect){UI_WIDTH - pad - 56, 4, 56, 20};
   l.clear = (ui_rect){l.undo.x - pad - 48, 4, 48, 20};
   l.load = (ui_rect){l.clear.x - 4 - 48, 4, 48, 20};
-  l.path_field = (ui_rect){300, 4, l.load.x - 4 - 300, 20};
+  l.analyse = (ui_rect){l.load.x - 4 - 64, 4, 64, 20};
+  l.path_field = (ui_rect){300, 4, l.analyse.x - 4 - 300, 20};
   /* top: the mode editor (wide: 16 to 128 bars) beside the material map;
    * bottom: the contact panel beside the list of ports */
   const double top = header + 4, top_h = 200, bottom = top + top_h + pad;

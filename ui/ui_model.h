@@ -155,6 +155,7 @@ enum { UI_WIDTH = 880, UI_HEIGHT = 460 };
 typedef struct ui_layout {
   ui_rect header;                  /* name, table path, buttons */
   ui_rect path_field, load, clear; /* the table file's path and buttons */
+  ui_rect analyse;                 /* analyse the recording in the field */
   ui_rect undo;                    /* undo the last edit */
   ui_rect modes, modes_plot;       /* the mode editor and its plot */
   ui_rect material, material_plot; /* the material map and its plot */

@@ -10,6 +10,7 @@
 #include "modal_table.h"
 #include "object_ports.h"
 #include "port_info.h"
+#include "ui_analysis.h"
 #include "ui_model.h"
 
 #include <cairo.h>
@@ -98,6 +99,13 @@ typedef struct ui_state {
   double last_press_time;
   int last_press_mode;
 
+  /* a recording being analysed (its progress 0..1), and the decay
+   * spectrum of the one `spectrum_table` came from, drawn under the modes
+   * while that table is shown */
+  bool analysing;
+  double analysis_progress;
+  char spectrum_table[PATH_MAX];
+  float spectrum[UI_SPECTRUM_POINTS];
   /* the table path field */
   char field[PATH_MAX];
   bool field_focus;

@@ -438,7 +438,7 @@ main(int argc, char** argv)
     }
   }
   if (png && !spectrogram_png(l, r, frames, sc.rate, png,
-                              sc.title[0] ? sc.title : sc.plugin)) {
+                              sc.title[0] ? sc.title : sc.plugin, NULL)) {
     fprintf(stderr, "contact-render: cannot write %s\n", png);
     status = 1;
   }

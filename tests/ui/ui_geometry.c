@@ -11,6 +11,8 @@
  *                                            clicks up (negative: down)
  *   ui_geometry INSTRUMENT panel             the contact panel: X Y W H
  *   ui_geometry INSTRUMENT size              the window: W H
+ *   ui_geometry INSTRUMENT field             the path field's centre: X Y
+ *   ui_geometry INSTRUMENT modes             the mode editor: X Y W H
  *
  * Logical pixels from the UI window's top-left (run-ui-test multiplies
  * them by its scale for the pointer).
@@ -43,7 +45,7 @@ main(int argc, char** argv)
   if (!p) {
     fprintf(stderr,
             "usage: %s impact|friction|rolling bar|freq|gain|decay|"
-            "panel|size [MODE [PX|STEPS]]\n",
+            "panel|size|field|modes [MODE [PX|STEPS]]\n",
             argv[0]);
     return 2;
   }
@@ -53,6 +55,16 @@ main(int argc, char** argv)
   if (!strcmp(what, "panel")) {
     const ui_rect r = s.layout.contact;
     printf("%.0f %.0f %.0f %.0f\n", r.x, r.y, r.w, r.h);
+    return 0;
+  }
+  if (!strcmp(what, "modes")) {
+    const ui_rect r = s.layout.modes;
+    printf("%.0f %.0f %.0f %.0f\n", r.x, r.y, r.w, r.h);
+    return 0;
+  }
+  if (!strcmp(what, "field")) {
+    const ui_rect r = s.layout.path_field;
+    printf("%.0f %.0f\n", r.x + 0.5 * r.w, r.y + 0.5 * r.h);
     return 0;
   }
   if (!strcmp(what, "size")) {

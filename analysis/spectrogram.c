@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 #include "spectrogram.h"
 
-#include "analysis.h"
+#include "fft.h"
 
 #include <cairo.h>
 
@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PI 3.14159265358979323846
 
 /* black - blue - magenta - orange - yellow - white */
 static void
@@ -28,9 +26,43 @@ colour(double x, unsigned char* rgb)
                                       t * (stops[i + 1][c] - stops[i][c])));
 }
 
+/* the modes' lines, over the picture's W x H plot at (x0, y0) */
+static void
+draw_modes(cairo_t* cr, const spectrogram_modes* m, double x0, double y0,
+           double w, double h, double seconds, double f_lo, double f_hi)
+{
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+  for (int i = 0; i < m->count; ++i) {
+    const double f = m->freq[i];
+    if (!(f >= f_lo && f <= f_hi) || !(m->gain[i] > 0))
+      continue;
+    const double y = y0 + h - h * log(f / f_lo) / log(f_hi / f_lo);
+    const double t0 = m->onset, t1 = fmin(seconds, t0 + 6.9 * m->decay[i]);
+    const double xa = x0 + w * t0 / seconds, xb = x0 + w * t1 / seconds;
+    /* cyan, from opaque at the strike to faint where it is 60 dB down */
+    cairo_pattern_t* fade = cairo_pattern_create_linear(xa, 0, xb, 0);
+    cairo_pattern_add_color_stop_rgba(fade, 0, 0.3, 0.95, 1.0, 0.95);
+    cairo_pattern_add_color_stop_rgba(fade, 1, 0.3, 0.95, 1.0, 0.15);
+    cairo_set_source(cr, fade);
+    cairo_set_line_width(cr, 1.0 + 2.0 * sqrt(fmin(m->gain[i], 1.0)));
+    cairo_move_to(cr, xa, y);
+    cairo_line_to(cr, fmax(xb, xa + 2), y);
+    cairo_stroke(cr);
+    cairo_pattern_destroy(fade);
+    /* a tick at the left edge of the plot, so that modes whose line is
+     * short stay visible */
+    cairo_set_source_rgb(cr, 0.3, 0.95, 1.0);
+    cairo_set_line_width(cr, 2.0);
+    cairo_move_to(cr, x0 - 6, y);
+    cairo_line_to(cr, x0, y);
+    cairo_stroke(cr);
+  }
+}
+
 bool
 spectrogram_png(const float* left, const float* right, size_t frames,
-                double rate, const char* path, const char* title)
+                double rate, const char* path, const char* title,
+                const spectrogram_modes* modes)
 {
   enum { N = 8192, W = 1000, H = 480, MARGIN_L = 60, MARGIN_B = 40, TOP = 30 };
   const double f_lo = 20.0;
@@ -62,18 +94,18 @@ spectrogram_png(const float* left, const float* right, size_t frames,
     const double centre = (x + 0.5) / W * (double)frames;
     for (int i = 0; i < N; ++i) {
       const long t = (long)centre - N / 2 + i;
-      double s = t >= 0 && (size_t)t < frames
-                     ? 0.5 * ((double)left[t] + (double)right[t])
-                     : 0.0;
+      double s = 0.0;
+      if (t >= 0 && (size_t)t < frames)
+        s = right ? 0.5 * ((double)left[t] + (double)right[t]) : left[t];
       /* fade the last 20 ms out in the picture only, so that where the
        * render stops does not paint a broadband edge */
       const double tail = (double)frames - (double)t;
       if (tail < 0.02 * rate)
         s *= tail > 0 ? tail / (0.02 * rate) : 0.0;
-      re[i] = s * (0.5 - 0.5 * cos(2.0 * PI * i / N));
+      re[i] = s * fft_hann(i, N);
       im[i] = 0.0;
     }
-    fft(re, im, N);
+    fft_transform(re, im, N);
     for (int y = 0; y < H; ++y) {
       /* row y spans a band of the log-frequency axis: take its loudest bin */
       const double fa = f_lo * pow(f_hi / f_lo, (double)(H - 1 - y) / H);
@@ -140,6 +172,8 @@ spectrogram_png(const float* left, const float* right, size_t frames,
   cairo_show_text(cr, title ? title : "");
   cairo_move_to(cr, MARGIN_L + W - 190, 20);
   cairo_show_text(cr, "Hz (log) / time, -110..0 dB");
+  if (modes)
+    draw_modes(cr, modes, MARGIN_L, TOP, W, H, seconds, f_lo, f_hi);
 
   const bool ok =
       cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS;
@@ -149,4 +183,61 @@ spectrogram_png(const float* left, const float* right, size_t frames,
   free(im);
   free(column);
   return ok;
+}
+
+bool
+spectrogram_profile(const float* x, size_t frames, double rate, size_t from,
+                    size_t length, double f_lo, double f_hi, int points,
+                    float* db)
+{
+  int n = 256;
+  while (n < 0.085 * rate)
+    n *= 2;
+  if (from >= frames || points < 2)
+    return false;
+  if (length > frames - from)
+    length = frames - from;
+  if (length < (size_t)n)
+    return false;
+  double* re = (double*)malloc(sizeof(double) * n);
+  double* im = (double*)malloc(sizeof(double) * n);
+  double* power = (double*)calloc(n / 2 + 1, sizeof(double));
+  if (!re || !im || !power) {
+    free(re);
+    free(im);
+    free(power);
+    return false;
+  }
+  for (size_t at = from; at + (size_t)n <= from + length; at += (size_t)n / 2) {
+    for (int t = 0; t < n; ++t) {
+      re[t] = x[at + (size_t)t] * fft_hann(t, n);
+      im[t] = 0.0;
+    }
+    fft_transform(re, im, n);
+    for (int k = 0; k <= n / 2; ++k)
+      power[k] += re[k] * re[k] + im[k] * im[k];
+  }
+  double top = -INFINITY;
+  for (int i = 0; i < points; ++i) {
+    /* point i covers the band half a step either side of its frequency */
+    const double step = log(f_hi / f_lo) / (points - 1);
+    const double fa = f_lo * exp(step * (i - 0.5)),
+                 fb = f_lo * exp(step * (i + 0.5));
+    int ka = (int)floor(fa / rate * n), kb = (int)ceil(fb / rate * n);
+    if (ka < 0)
+      ka = 0;
+    if (kb > n / 2)
+      kb = n / 2;
+    double best = 0.0;
+    for (int k = ka; k <= kb; ++k)
+      best = fmax(best, power[k]);
+    db[i] = (float)(10.0 * log10(best + 1e-300));
+    top = fmax(top, db[i]);
+  }
+  for (int i = 0; i < points; ++i)
+    db[i] -= (float)top;
+  free(re);
+  free(im);
+  free(power);
+  return true;
 }

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * An analysis as a modal table (dsp/modal_table.h), and saving it where a
+ * plugin's state can keep it.
+ */
+#ifndef CONTACT_ANALYSIS_TABLE_H
+#define CONTACT_ANALYSIS_TABLE_H
+
+#include "modal_analysis.h"
+#include "modal_table.h"
+
+#include <stddef.h>
+
+/* The result's modes as a table named `name`, with its root note and,
+ * for a stereo recording, the second channel's gains as right_gain. */
+void analysis_table_of(const analysis_result* result, const char* name,
+                       modal_table* table);
+
+/* Writes `table` as NAME.modes in `folder` (made if missing), or
+ * NAME-2.modes, NAME-3.modes, ... if that exists: a table a saved session
+ * plays is never overwritten.  The path written goes to `path` (size
+ * bytes); false on failure with a sentence in `message`. */
+bool analysis_table_save(const modal_table* table, const char* folder,
+                         char* path, size_t size, char* message,
+                         size_t message_size);
+
+/* The folder analysed tables go to: $XDG_DATA_HOME/contact/tables, or
+ * ~/.local/share/contact/tables; false if neither variable is set. */
+bool analysis_table_folder(char* folder, size_t size);
+
+#endif
