@@ -14,12 +14,6 @@
 
 #include <complex.h>
 
-/* C11's CMPLX: glibc defines it for GCC only; clang (the fuzzer's
- * compiler) has the same builtin */
-#ifndef CMPLX
-#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
-#endif
-
 /* Least squares min ||A x - B|| for A m x n (m >= n) of full rank, by
  * Householder QR.  A is destroyed; B (m x nrhs) holds X in its first n
  * rows on return.  1 when R has a zero on its diagonal (to 1e-14 of its

@@ -8,6 +8,7 @@
 #include "modal_analysis.h"
 
 #include "esprit.h"
+#include "fft.h"
 
 #include <complex.h>
 #include <math.h>
@@ -44,47 +45,6 @@ analysis_options
 analysis_default_options(void)
 {
   return (analysis_options){32, 20.0, 0.0, 60.0, NULL, NULL};
-}
-
-/* In-place radix-2 FFT (Cooley-Tukey, iterative, bit-reversed input);
- * sign -1 forward, +1 inverse (unnormalised).  n a power of two.  The
- * twiddles from one table of n / 2, each entry exact (cexp); butterflies
- * block by block, so that a stage walks the array once. */
-static int
-fft(double complex* x, size_t n, int sign)
-{
-  if (n < 2)
-    return 0;
-  double complex* w = malloc(sizeof(*w) * (n / 2));
-  if (!w)
-    return -1;
-  for (size_t k = 0; k < n / 2; ++k)
-    w[k] = cexp(sign * 2.0 * PI * I * (double)k / (double)n);
-  for (size_t i = 1, j = 0; i < n; ++i) {
-    size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1)
-      j ^= bit;
-    j |= bit;
-    if (i < j) {
-      const double complex t = x[i];
-      x[i] = x[j], x[j] = t;
-    }
-  }
-  for (size_t len = 2; len <= n; len <<= 1) {
-    const size_t half = len / 2, stride = n / len;
-    for (size_t i = 0; i < n; i += len)
-      for (size_t k = 0; k < half; ++k) {
-        const double complex t = w[k * stride];
-        const double complex u = x[i + k], v = x[i + k + half];
-        /* the product by hand: C's checks every one for infinities */
-        const double vr = creal(v) * creal(t) - cimag(v) * cimag(t);
-        const double vi = creal(v) * cimag(t) + cimag(v) * creal(t);
-        x[i + k] = CMPLX(creal(u) + vr, cimag(u) + vi);
-        x[i + k + half] = CMPLX(creal(u) - vr, cimag(u) - vi);
-      }
-  }
-  free(w);
-  return 0;
 }
 
 static size_t
@@ -159,7 +119,7 @@ noise_floor_estimate(const double* x, size_t n, double rate, noise_floor* nf)
   for (size_t fr = 0; fr < frames; ++fr) {
     for (size_t i = 0; i < f; ++i)
       buf[i] = x[fr * f + i] * win[i];
-    if (fft(buf, f, -1))
+    if (fft_transform(buf, f, -1))
       goto done;
     int k = 1;
     for (int b = 0; b < nb; ++b) {
@@ -231,7 +191,7 @@ attack_length(const double* x, size_t frames, size_t onset, double rate)
     const double* s = x + onset + fr * h;
     for (size_t i = 0; i < f; ++i)
       buf[i] = s[i] * (0.5 - 0.5 * cos(2.0 * PI * (double)i / (double)f));
-    if (fft(buf, f, -1))
+    if (fft_transform(buf, f, -1))
       goto done;
     double sum = 0.0;
     for (size_t k = k_lo; k <= k_hi; ++k) {
@@ -358,7 +318,7 @@ band_signal(const context* cx, const double complex* spec, long kc,
                                     : (-k <= half ? conj(spec[-k]) : 0.0);
     y[j] = g[j] * v / (double)cx->nfft;
   }
-  return fft(y, m, +1);
+  return fft_transform(y, m, +1);
 }
 
 static int
@@ -789,7 +749,7 @@ analysis_run(const float* const* channels, int n_channels, size_t frames,
       z[i] = i < n ? channels[0][start + i] +
                          (n_channels > 1 ? I * channels[1][start + i] : 0.0)
                    : 0.0;
-    if (fft(z, cx.nfft, -1))
+    if (fft_transform(z, cx.nfft, -1))
       goto done;
     for (size_t k = 0; k <= half; ++k) {
       const double complex a = z[k], b = conj(z[(cx.nfft - k) & (cx.nfft - 1)]);

@@ -57,19 +57,21 @@ resynthesis_render(const modal_table* table, double rate, float* left,
   return true;
 }
 
-/* the frame's power spectrum, bins 0..n/2 */
-static void
-power_spectrum(const float* x, size_t length, size_t at, int n, double* re,
-               double* im, double* power)
+/* the frame's power spectrum, bins 0..n/2; false if out of memory */
+static bool
+power_spectrum(const float* x, size_t length, size_t at, int n,
+               double complex* spectrum, double* power)
 {
   for (int t = 0; t < n; ++t) {
     const size_t i = at + (size_t)t;
-    re[t] = i < length ? x[i] * fft_hann(t, n) : 0.0;
-    im[t] = 0.0;
+    spectrum[t] = i < length ? x[i] * fft_hann((size_t)t, (size_t)n) : 0.0;
   }
-  fft_transform(re, im, n);
+  if (fft_transform(spectrum, (size_t)n, -1))
+    return false;
   for (int k = 0; k <= n / 2; ++k)
-    power[k] = re[k] * re[k] + im[k] * im[k];
+    power[k] = creal(spectrum[k]) * creal(spectrum[k]) +
+               cimag(spectrum[k]) * cimag(spectrum[k]);
+  return true;
 }
 
 resynthesis_distance
@@ -84,8 +86,7 @@ resynthesis_compare(const float* recording, size_t recording_frames,
   const int hop = n / 4, bins = n / 2 + 1;
   const int k_lo = (int)ceil(20.0 * n / rate);
   const int k_hi = (int)floor(0.45 * n);
-  double* re = (double*)malloc(sizeof(double) * n);
-  double* im = (double*)malloc(sizeof(double) * n);
+  double complex* spectrum = malloc(sizeof(double complex) * n);
   double* p_rec = (double*)malloc(sizeof(double) * bins);
   double* p_syn = (double*)malloc(sizeof(double) * bins);
   /* per frame the difference in dB at each bin; the levels are matched
@@ -95,15 +96,20 @@ resynthesis_compare(const float* recording, size_t recording_frames,
   double* sum = (double*)calloc(max_frames + 1, sizeof(double));
   double* sum2 = (double*)calloc(max_frames + 1, sizeof(double));
   int* count = (int*)calloc(max_frames + 1, sizeof(int));
-  if (!re || !im || !p_rec || !p_syn || !sum || !sum2 || !count)
+  if (!spectrum || !p_rec || !p_syn || !sum || !sum2 || !count)
     goto done;
   double first_energy = 0.0;
   int frames = 0;
   for (size_t at = 0; start + at + (size_t)n <= recording_frames &&
                       render_start + at + (size_t)n <= render_frames;
        at += (size_t)hop) {
-    power_spectrum(recording, recording_frames, start + at, n, re, im, p_rec);
-    power_spectrum(render, render_frames, render_start + at, n, re, im, p_syn);
+    if (!power_spectrum(recording, recording_frames, start + at, n, spectrum,
+                        p_rec) ||
+        !power_spectrum(render, render_frames, render_start + at, n, spectrum,
+                        p_syn)) {
+      frames = 0; /* out of memory: no distance */
+      break;
+    }
     double energy = 0.0, peak = 0.0, peak_syn = 0.0;
     for (int k = k_lo; k <= k_hi; ++k) {
       energy += p_rec[k];
@@ -161,8 +167,7 @@ resynthesis_compare(const float* recording, size_t recording_frames,
   d.worst_frame_db = worst;
   d.frames = frames;
 done:
-  free(re);
-  free(im);
+  free(spectrum);
   free(p_rec);
   free(p_syn);
   free(sum);

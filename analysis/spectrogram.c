@@ -68,15 +68,13 @@ spectrogram_png(const float* left, const float* right, size_t frames,
   const double f_lo = 20.0;
   const double f_hi = rate / 2 < 22000.0 ? rate / 2 : 22000.0;
   const double db_floor = -110.0;
-  double* re = (double*)malloc(sizeof(double) * N);
-  double* im = (double*)malloc(sizeof(double) * N);
+  double complex* spectrum = malloc(sizeof(double complex) * N);
   double* column = (double*)malloc(sizeof(double) * H);
   cairo_surface_t* surface = cairo_image_surface_create(
       CAIRO_FORMAT_RGB24, W + MARGIN_L + 10, H + MARGIN_B + TOP);
-  if (!re || !im || !column ||
+  if (!spectrum || !column ||
       cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
-    free(re);
-    free(im);
+    free(spectrum);
     free(column);
     cairo_surface_destroy(surface);
     return false;
@@ -102,10 +100,10 @@ spectrogram_png(const float* left, const float* right, size_t frames,
       const double tail = (double)frames - (double)t;
       if (tail < 0.02 * rate)
         s *= tail > 0 ? tail / (0.02 * rate) : 0.0;
-      re[i] = s * fft_hann(i, N);
-      im[i] = 0.0;
+      spectrum[i] = s * fft_hann((size_t)i, N);
     }
-    fft_transform(re, im, N);
+    if (fft_transform(spectrum, N, -1))
+      break;
     for (int y = 0; y < H; ++y) {
       /* row y spans a band of the log-frequency axis: take its loudest bin */
       const double fa = f_lo * pow(f_hi / f_lo, (double)(H - 1 - y) / H);
@@ -116,7 +114,8 @@ spectrogram_png(const float* left, const float* right, size_t frames,
         kb = ka + 1;
       double best = 0.0;
       for (int k = ka; k < kb && k < N / 2; ++k) {
-        const double m = re[k] * re[k] + im[k] * im[k];
+        const double m = creal(spectrum[k]) * creal(spectrum[k]) +
+                         cimag(spectrum[k]) * cimag(spectrum[k]);
         if (m > best)
           best = m;
       }
@@ -179,8 +178,7 @@ spectrogram_png(const float* left, const float* right, size_t frames,
       cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS;
   cairo_destroy(cr);
   cairo_surface_destroy(surface);
-  free(re);
-  free(im);
+  free(spectrum);
   free(column);
   return ok;
 }
@@ -199,23 +197,22 @@ spectrogram_profile(const float* x, size_t frames, double rate, size_t from,
     length = frames - from;
   if (length < (size_t)n)
     return false;
-  double* re = (double*)malloc(sizeof(double) * n);
-  double* im = (double*)malloc(sizeof(double) * n);
+  double complex* spectrum = malloc(sizeof(double complex) * n);
   double* power = (double*)calloc(n / 2 + 1, sizeof(double));
-  if (!re || !im || !power) {
-    free(re);
-    free(im);
+  if (!spectrum || !power) {
+    free(spectrum);
     free(power);
     return false;
   }
   for (size_t at = from; at + (size_t)n <= from + length; at += (size_t)n / 2) {
     for (int t = 0; t < n; ++t) {
-      re[t] = x[at + (size_t)t] * fft_hann(t, n);
-      im[t] = 0.0;
+      spectrum[t] = x[at + (size_t)t] * fft_hann((size_t)t, (size_t)n);
     }
-    fft_transform(re, im, n);
+    if (fft_transform(spectrum, (size_t)n, -1))
+      break;
     for (int k = 0; k <= n / 2; ++k)
-      power[k] += re[k] * re[k] + im[k] * im[k];
+      power[k] += creal(spectrum[k]) * creal(spectrum[k]) +
+                  cimag(spectrum[k]) * cimag(spectrum[k]);
   }
   double top = -INFINITY;
   for (int i = 0; i < points; ++i) {
@@ -236,8 +233,7 @@ spectrogram_profile(const float* x, size_t frames, double rate, size_t from,
   }
   for (int i = 0; i < points; ++i)
     db[i] -= (float)top;
-  free(re);
-  free(im);
+  free(spectrum);
   free(power);
   return true;
 }

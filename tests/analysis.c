@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 #include "analysis.h"
 
+#include "fft.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -106,74 +108,30 @@ rms(const float* x, size_t n)
 }
 
 void
-fft(double* re, double* im, int n)
-{
-  for (int i = 1, j = 0; i < n; ++i) {
-    int bit = n >> 1;
-    for (; j & bit; bit >>= 1)
-      j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      double t = re[i];
-      re[i] = re[j];
-      re[j] = t;
-      t = im[i];
-      im[i] = im[j];
-      im[j] = t;
-    }
-  }
-  for (int len = 2; len <= n; len <<= 1) {
-    const double a = -2.0 * PI / len;
-    const double wr = cos(a);
-    const double wi = sin(a);
-    for (int i = 0; i < n; i += len) {
-      double cr = 1.0;
-      double ci = 0.0;
-      for (int k = 0; k < len / 2; ++k) {
-        const int p = i + k;
-        const int q = p + len / 2;
-        const double xr = re[q] * cr - im[q] * ci;
-        const double xi = re[q] * ci + im[q] * cr;
-        re[q] = re[p] - xr;
-        im[q] = im[p] - xi;
-        re[p] += xr;
-        im[p] += xi;
-        const double t = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = t;
-      }
-    }
-  }
-}
-
-void
 welch_psd(const float* x, size_t n, double rate, int frame, double* psd)
 {
-  double* re = (double*)malloc(sizeof(double) * (size_t)frame);
-  double* im = (double*)malloc(sizeof(double) * (size_t)frame);
+  double complex* spectrum = malloc(sizeof(double complex) * (size_t)frame);
   double window_power = 0.0;
-  for (int i = 0; i < frame; ++i) {
-    const double w = 0.5 - 0.5 * cos(2.0 * PI * i / frame);
-    window_power += w * w;
-  }
+  for (int i = 0; i < frame; ++i)
+    window_power +=
+        fft_hann((size_t)i, (size_t)frame) * fft_hann((size_t)i, (size_t)frame);
   for (int k = 0; k <= frame / 2; ++k)
     psd[k] = 0.0;
   int frames = 0;
-  for (size_t at = 0; re && im && at + (size_t)frame <= n;
+  for (size_t at = 0; spectrum && at + (size_t)frame <= n;
        at += (size_t)frame / 2, ++frames) {
-    for (int i = 0; i < frame; ++i) {
-      re[i] = x[at + i] * (0.5 - 0.5 * cos(2.0 * PI * i / frame));
-      im[i] = 0.0;
-    }
-    fft(re, im, frame);
+    for (int i = 0; i < frame; ++i)
+      spectrum[i] = x[at + i] * fft_hann((size_t)i, (size_t)frame);
+    if (fft_transform(spectrum, (size_t)frame, -1))
+      break;
     for (int k = 0; k <= frame / 2; ++k)
-      psd[k] += (re[k] * re[k] + im[k] * im[k]) *
+      psd[k] += (creal(spectrum[k]) * creal(spectrum[k]) +
+                 cimag(spectrum[k]) * cimag(spectrum[k])) *
                 (k == 0 || k == frame / 2 ? 1.0 : 2.0);
   }
   for (int k = 0; k <= frame / 2; ++k)
     psd[k] /= frames * window_power * rate;
-  free(re);
-  free(im);
+  free(spectrum);
 }
 
 double

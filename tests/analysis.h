@@ -19,9 +19,6 @@ double peak_frequency(const float* x, size_t n, double rate, double guess,
 double decay_time(const float* x, size_t n, double rate, double freq,
                   size_t frame);
 
-/* In-place radix-2 FFT, n a power of two. */
-void fft(double* re, double* im, int n);
-
 /* Welch power spectral density of x[0..n) (Hann frames of `frame`
  * samples, a power of two, overlapping by half) into psd[0..frame/2],
  * one-sided, in units^2 / Hz. */

@@ -93,7 +93,7 @@ check_sample(const sf2_file* sf, int k, const char* dir)
     modes[i] = (ui_mode){t->freq[i], t->decay[i], t->gain[i], true};
   double q = 0.0;
   const ui_material m = ui_classify(modes, t->count, &q);
-  printf("%-20s %2d modes, root %6.2f, strongest %8.1f Hz t_e %.3f s; "
+  printf("%-20s %2d modes, root %6.2f, lowest %8.1f Hz t_e %.3f s; "
          "distance %.2f dB over %.2f-%.2f s; q %.0f: %s (it is a %s)\n",
          name, r->n_modes, r->root_note, r->modes[0].freq, r->modes[0].decay,
          d.distance_db, d.from, d.to, q, ui_materials[m].name,
