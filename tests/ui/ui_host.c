@@ -221,15 +221,20 @@ time_idle(host* h, const instrument* in, const char* table, double* t,
 }
 
 /* Bar 4: idle() within idle_limit_s, every call's own work (process CPU)
- * and 99 in 100 by the wall clock.  This is a shared two-core machine: a
- * neighbour can hold the processor through one call, so a run that fails
- * is measured once more and the second run decides (a UI that is slow is
- * slow both times). */
+ * and 99 in 100 by the wall clock.  The wall clock also counts the X
+ * server's turn (the frame goes to Xvfb, another process, and the GL
+ * driver waits for it), and this is a shared two-core machine: when a
+ * neighbour holds the processor through a few calls, a run fails that
+ * the UI did not slow; so a run that fails is measured again, up to
+ * idle_attempts runs, and the last decides (a UI that is slow is slow
+ * every time). */
+static const int idle_attempts = 3;
+
 static void
 check_idle(host* h, const instrument* in, const char* table)
 {
   const int n = idle_runs;
-  const int attempts = measured && n >= IDLE_RUNS ? 2 : 1;
+  const int attempts = measured && n >= IDLE_RUNS ? idle_attempts : 1;
   double t[IDLE_RUNS], cpu[IDLE_RUNS], t99 = 0;
   for (int attempt = 1; attempt <= attempts; ++attempt) {
     if (!time_idle(h, in, table, t, cpu)) {
