@@ -29,6 +29,19 @@ analysis_table_of(const analysis_result* r, const char* name, modal_table* t)
   }
 }
 
+void
+analysis_table_name_of(const char* recording, char* name, size_t size)
+{
+  const char* slash = strrchr(recording, '/');
+  const char* base = slash ? slash + 1 : recording;
+  const size_t n = strnlen(base, size - 1);
+  memcpy(name, base, n);
+  name[n] = '\0';
+  char* dot = strrchr(name, '.');
+  if (dot && dot != name)
+    *dot = '\0';
+}
+
 bool
 analysis_table_folder(char* folder, size_t size)
 {

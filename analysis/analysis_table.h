@@ -16,6 +16,10 @@
 void analysis_table_of(const analysis_result* result, const char* name,
                        modal_table* table);
 
+/* A table's name from its recording's path: the file's name without its
+ * folders and extension (cut to size - 1 bytes). */
+void analysis_table_name_of(const char* recording, char* name, size_t size);
+
 /* Writes `table` as NAME.modes in `folder` (made if missing), or
  * NAME-2.modes, NAME-3.modes, ... if that exists: a table a saved session
  * plays is never overwritten.  The path written goes to `path` (size

@@ -68,18 +68,6 @@ show_progress(void* data, double fraction)
   return true;
 }
 
-/* the file name without folders and extension */
-static void
-base_name(const char* path, char* name, size_t size)
-{
-  const char* slash = strrchr(path, '/');
-  const char* base = slash ? slash + 1 : path;
-  snprintf(name, size, "%s", base);
-  char* dot = strrchr(name, '.');
-  if (dot && dot != name)
-    *dot = '\0';
-}
-
 static bool
 parse_number(const char* text, double lo, double hi, double* value)
 {
@@ -247,7 +235,7 @@ main(int argc, char** argv)
   if (name_arg)
     snprintf(name, sizeof(name), "%s", name_arg);
   else
-    base_name(in, name, sizeof(name));
+    analysis_table_name_of(in, name, sizeof(name));
   modal_table table;
   analysis_table_of(result, name, &table);
   static char text[MODAL_TABLE_TEXT_MAX];

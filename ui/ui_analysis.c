@@ -46,20 +46,6 @@ on_progress(void* data, double fraction)
   return !atomic_load(&job->cancel);
 }
 
-/* the recording's file name without folders and extension */
-static void
-stem_of(const char* path, char* stem, size_t size)
-{
-  const char* slash = strrchr(path, '/');
-  const char* base = slash ? slash + 1 : path;
-  const size_t n = strnlen(base, size - 1); /* a long name is cut */
-  memcpy(stem, base, n);
-  stem[n] = '\0';
-  char* dot = strrchr(stem, '.');
-  if (dot && dot != stem)
-    *dot = '\0';
-}
-
 static void
 analyse(ui_analysis* job)
 {
@@ -90,7 +76,7 @@ analyse(ui_analysis* job)
     goto done;
   }
   char name[MODAL_TABLE_NAME_SIZE];
-  stem_of(job->recording, name, sizeof(name));
+  analysis_table_name_of(job->recording, name, sizeof(name));
   analysis_table_of(result, name, table);
   if (!analysis_table_save(table, job->folder, job->table_path,
                            sizeof(job->table_path), job->message,

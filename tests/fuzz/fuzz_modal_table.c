@@ -156,8 +156,7 @@ LLVMFuzzerTestOneInput(const uint8_t* const data, const size_t size)
 }
 
 #ifdef FUZZ_MAIN
-#include <dirent.h>
-#include <sys/stat.h>
+#include "corpus_main.h"
 
 static int
 run_file(const char* const path)
@@ -178,30 +177,6 @@ run_file(const char* const path)
 int
 main(int argc, char** argv)
 {
-  int failed = 0, files = 0;
-  for (int i = 1; i < argc; ++i) {
-    struct stat st;
-    if (stat(argv[i], &st) || !S_ISDIR(st.st_mode)) {
-      failed |= run_file(argv[i]);
-      ++files;
-      continue;
-    }
-    DIR* const dir = opendir(argv[i]);
-    if (!dir) {
-      perror(argv[i]);
-      return 1;
-    }
-    for (struct dirent* e; (e = readdir(dir));) {
-      if (e->d_name[0] == '.')
-        continue;
-      char path[4096];
-      snprintf(path, sizeof(path), "%s/%s", argv[i], e->d_name);
-      failed |= run_file(path);
-      ++files;
-    }
-    closedir(dir);
-  }
-  printf("%d inputs\n", files);
-  return failed || !files;
+  return corpus_main(argc, argv, run_file);
 }
 #endif
