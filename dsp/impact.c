@@ -56,16 +56,20 @@ impact_law_rest_energy(const impact_law* law, double load, double mass,
 /* Newton stops when a step changes the force by less than this fraction. */
 static const double newton_tolerance = 1e-12;
 
-/* (1 + d)^q - 1 and d (1 + d)^(q-1), with q = alpha + 1, accurate for
- * small d (the relative compression change over one sub-step) */
+/* The powers of 1 + d a step needs, d being the relative compression
+ * change over it, accurate for small d: the discrete gradient's
+ * ((1 + d)^q - 1) / (q d), q = alpha + 1, and the powers of the
+ * compression's end over its start. */
 typedef struct power_ratio {
   double g;  /* ((1 + d)^q - 1) / (q d): the discrete gradient / k x0^a */
   double dg; /* g'(d) */
   double ra; /* (1 + d)^a */
+  double rb; /* (1 + d)^(a-1) */
 } power_ratio;
 
 /* The binomial series of the exponent a, to the 8th power: c[j] =
- * binom(q, j+1) / q = a (a-1)...(a-j+1) / (j+1)!, b[j] = binom(a, j). */
+ * binom(q, j+1) / q = a (a-1)...(a-j+1) / (j+1)!, b[j] = binom(a, j),
+ * e[j] = binom(a-1, j), dc[j] = (j+1) c[j+1] (the series of g'). */
 typedef impact_series binomials;
 
 static binomials
@@ -76,10 +80,13 @@ binomials_of(double a)
                                  1.0 / 8.0, 1.0 / 9.0};
   binomials s;
   s.a = a;
-  s.c[0] = s.b[0] = 1.0;
+  s.c[0] = s.b[0] = s.e[0] = 1.0;
   for (int j = 1; j <= 8; ++j) {
     s.b[j] = s.b[j - 1] * (a - (j - 1)) * inv[j];
     s.c[j] = s.b[j] * inv[j + 1];
+    s.dc[j - 1] = j * s.c[j];
+    if (j < 8)
+      s.e[j] = s.e[j - 1] * (a - j) * inv[j];
   }
   s.twice = a > 0.0 && a <= 6.0 && 2.0 * a == (double)(int)(2.0 * a)
                 ? (int)(2.0 * a)
@@ -110,46 +117,96 @@ series_power(double x, const binomials* s)
  * which lets Newton end a step early. */
 static const double series_range = 1e-2;
 
-/* Below |d| = series_range by the binomial series.  Above, for a half-integer
- * a, with y = (1 + d)^(1/2) and n = 2 q: (1 + d)^q - 1 = (y - 1) (1 + y + ... +
- * y^(n-1)) and y - 1 = d / (y + 1), sums of positive terms that lose no digits;
- * for other a through log1p and expm1. */
-static power_ratio
+/* sum_j p[j] d^j, j < 8, by Estrin's scheme: the solver waits on it, and
+ * its dependency chain is three multiply-adds long where Horner's is
+ * seven */
+static DSP_INLINE double
+estrin7(const double* p, double d, double d2, double d4)
+{
+  const double p01 = p[0] + p[1] * d, p23 = p[2] + p[3] * d;
+  const double p45 = p[4] + p[5] * d, p67 = p[6] + p[7] * d;
+  return (p01 + p23 * d2) + (p45 + p67 * d2) * d4;
+}
+
+/* 1 + z + ... + z^n, with z^n and z^(n-1) (n >= 1) */
+static DSP_INLINE double
+geometric_sum(double z, int n, double* power, double* power_below)
+{
+  double sum = 1.0, zn = 1.0, below = 1.0;
+  for (int i = 0; i < n; ++i) {
+    below = zn;
+    zn *= z;
+    sum += zn;
+  }
+  *power = zn;
+  *power_below = below;
+  return sum;
+}
+
+/* Below |d| = series_range by the binomial series.  Above, for a
+ * half-integer or integer a, with z = 1 + d and y = z^(1/2): for a = m + 1/2,
+ * (1 + d)^q - 1 = (y - 1) (1 + y + ... + y^(2m+2)), y - 1 = d / (y + 1), so
+ * g = S / (q (y + 1)) with S = (1 + z + ... + z^(m+1)) + y (1 + z + ... +
+ * z^m), sums of positive terms that lose no digits and are formed beside
+ * the square root; for a = m, g = (1 + z + ... + z^m) / q; g' = ((1 + d)^a -
+ * g) / d.  For other a through log1p and expm1. */
+static DSP_INLINE power_ratio
 power_ratio_of(double d, const binomials* s)
 {
   power_ratio r;
   const double a = s->a, q = a + 1.0;
   if (fabs(d) < series_range) {
-    double g = s->c[7], dg = 8.0 * s->c[8], ra = s->b[7];
-    for (int j = 6; j >= 0; --j) {
-      g = s->c[j] + d * g;
-      dg = (j + 1) * s->c[j + 1] + d * dg;
-      ra = s->b[j] + d * ra;
-    }
-    r.g = g;
-    r.dg = dg;
-    r.ra = ra;
+    const double d2 = d * d, d4 = d2 * d2;
+    r.g = estrin7(s->c, d, d2, d4);
+    r.dg = estrin7(s->dc, d, d2, d4);
+    r.ra = estrin7(s->b, d, d2, d4);
+    r.rb = estrin7(s->e, d, d2, d4);
     return r;
   }
-  double rq1;
-  if (s->twice) {
-    const double y = sqrt(1.0 + d);
-    const int n = s->twice + 2;
-    double sum = 1.0, power = 1.0;
-    for (int j = 1; j < n; ++j) {
-      power *= y;
-      sum += power;
-    }
-    rq1 = d / (y + 1.0) * sum;
-    r.ra = power / y; /* y^(n-2) = (1 + d)^a */
+  const double z = 1.0 + d;
+  if (s->twice & 1) {
+    const int m = s->twice / 2; /* a = m + 1/2 */
+    double zm, zm1;
+    const double pm = geometric_sum(z, m, &zm, &zm1);
+    const double y = sqrt(z);
+    r.g = (pm + zm * z + y * pm) / (q * (y + 1.0));
+    r.ra = y * zm;
+    r.rb = m > 0 ? y * zm1 : 1.0 / y;
+  } else if (s->twice) {
+    const int m = s->twice / 2; /* a = m */
+    double zm, zm1;
+    r.g = geometric_sum(z, m, &zm, &zm1) / q;
+    r.ra = zm;
+    r.rb = zm1;
   } else {
     const double l = log1p(d);
-    rq1 = expm1(q * l);
+    r.g = expm1(q * l) / (q * d);
     r.ra = exp(a * l);
+    r.rb = r.ra / z;
   }
-  r.g = rq1 / (q * d);
-  r.dg = (q * r.ra * d - rq1) / (q * d * d);
+  r.dg = (r.ra - r.g) / d;
   return r;
+}
+
+/* What the steps of one solve share: the start of the step. */
+typedef struct step_start {
+  double x0, x0a; /* the compression at the start of the step, x0^a */
+  double inv_x0;  /* 1 / x0 (x0 > 0) */
+  double k_x0a;   /* k x0^a */
+  double inv_h;
+} step_start;
+
+static DSP_INLINE step_start
+step_start_of(const impact_law* law, const binomials* series, double x0,
+              double h)
+{
+  step_start st = {x0, 0.0, 0.0, 0.0, 1.0 / h};
+  if (x0 > 0.0) {
+    st.x0a = series_power(x0, series);
+    st.inv_x0 = 1.0 / x0;
+    st.k_x0a = law->stiffness * st.x0a;
+  }
+  return st;
 }
 
 /* The step-average contact force for a compression going from x0 to
@@ -160,23 +217,27 @@ power_ratio_of(double d, const binomials* s)
  * lambda (x0^a + x1^a) / 2 dx / h, whose work is never positive.  The sum
  * is clamped at zero: a hammer cannot pull ([ch8] 8.3.1).  Working with dx
  * rather than x1 keeps the force a smooth function of the unknown even
- * when dx is tiny next to x0. */
-static double
-step_force(const impact_law* law, const binomials* series, double x0,
-           double x0a, double dx, double inv_h, double* slope, double* size,
-           double* curvature)
+ * when dx is tiny next to x0.  In a contact that goes on over the step
+ * every quotient is by x0, worked out once per solve (step_start): the
+ * solver waits on this function, and divisions are long. */
+static DSP_INLINE double
+step_force(const impact_law* law, const binomials* series, const step_start* st,
+           double dx, double* slope, double* size, double* curvature)
 {
   const double k = law->stiffness, a = law->alpha, q = a + 1.0;
+  const double x0 = st->x0, x0a = st->x0a, inv_h = st->inv_h;
   const double x1 = x0 + dx;
   double elastic = 0.0, d_elastic = 0.0, x1a = 0.0, dx1a = 0.0;
+  double ratio_a2 = 1.0; /* (x1 / x0)^(a-2) */
   *curvature = INFINITY;
   if (x0 > 0.0 && x1 > 0.0) {
-    const double d = dx / x0;
+    const double d = dx * st->inv_x0;
     const power_ratio r = power_ratio_of(d, series);
-    elastic = k * x0a * r.g;
-    d_elastic = k * x0a / x0 * r.dg;
+    elastic = st->k_x0a * r.g;
+    d_elastic = st->k_x0a * st->inv_x0 * r.dg;
     x1a = x0a * r.ra;
-    dx1a = a * x1a / x1;
+    dx1a = a * x0a * st->inv_x0 * r.rb;
+    ratio_a2 = r.rb / (1.0 + d);
   } else if (x1 > 0.0) { /* onset inside the step */
     x1a = series_power(x1, series);
     dx1a = a * x1a / x1;
@@ -203,51 +264,46 @@ step_force(const impact_law* law, const binomials* series, double x0,
      * (1 + d)^(a-2)); and the damping part's lambda / (2 h) (2 (x1^a)' +
      * (x1^a)'' dx) */
     double g2;
-    if (fabs(dx) < series_range * x0) {
-      const double d = fabs(dx) / x0;
-      g2 = 2.0 * fabs(series->c[2]) + 6.0 * fabs(series->c[3]) * d +
-           13.0 * fabs(series->c[4]) * d * d;
-    } else {
-      const double r = x1 / x0;
-      const double p = x1a / x0a / (r * r); /* (1 + d)^(a-2) */
-      g2 = series->curv * (p > 1.0 ? p : 1.0);
-    }
-    const double x1_2 = x1 * x1;
+    const double ad = fabs(dx) * st->inv_x0;
+    if (ad < series_range)
+      g2 = 2.0 * fabs(series->c[2]) + 6.0 * fabs(series->c[3]) * ad +
+           13.0 * fabs(series->c[4]) * ad * ad;
+    else
+      g2 = series->curv * (ratio_a2 > 1.0 ? ratio_a2 : 1.0);
+    const double x0a_2 = x0a * st->inv_x0 * st->inv_x0; /* x0^(a-2) */
     *curvature =
-        k * x0a / (x0 * x0) * g2 +
-        lambda * 0.5 * inv_h *
-            (2.0 * fabs(dx1a) + fabs(a * (a - 1.0)) * x1a / x1_2 * fabs(dx));
+        k * x0a_2 * g2 + lambda * 0.5 * inv_h *
+                             (2.0 * fabs(dx1a) + fabs(a * (a - 1.0)) * x0a_2 *
+                                                     ratio_a2 * fabs(dx));
   }
   return f;
 }
 
 /* impact_solve() with the law's binomial series at hand */
-static impact_solution
+static DSP_INLINE impact_solution
 solve(const impact_law* law, const binomials* series, double x0, double dx_free,
       double kx, double h, double guess)
 {
   impact_solution sol = {0.0, 0, true};
   if (!(x0 > 0.0) && !(x0 + dx_free > 0.0))
     return sol; /* no compression at either end of the step */
-  const double x0a = x0 > 0.0 ? series_power(x0, series) : 0.0;
+  const step_start st = step_start_of(law, series, x0, h);
   double slope, size, curvature;
   /* g(f) = G(dx_free + kx f) - f falls from g(0) = G(dx_free) >= 0 (G
    * grows with dx, kx < 0): the root lies in [0, G(dx_free)].  From a
    * positive guess that upper end is only worked out if Newton needs it
    * (in a sustained contact it rarely does). */
-  const double inv_h = 1.0 / h;
   const double spread = series->spread;
   double lo = 0.0, hi = INFINITY, f = guess;
   if (!(guess > 0.0)) {
-    hi = step_force(law, series, x0, x0a, dx_free, inv_h, &slope, &size,
-                    &curvature);
+    hi = step_force(law, series, &st, dx_free, &slope, &size, &curvature);
     if (!(hi > 0.0))
       return sol;
     f = 0.0;
   }
   for (int it = 1; it <= NEWTON_CAP; ++it) {
-    const double force = step_force(law, series, x0, x0a, dx_free + kx * f,
-                                    inv_h, &slope, &size, &curvature);
+    const double force = step_force(law, series, &st, dx_free + kx * f, &slope,
+                                    &size, &curvature);
     const double g = force - f;
     /* done when the residual is down to the rounding of its own terms
      * (near v = -1/mu elastic and damping forces nearly cancel) */
@@ -284,7 +340,7 @@ solve(const impact_law* law, const binomials* series, double x0, double dx_free,
     }
     if (hi == INFINITY && !(next >= lo && next < INFINITY)) {
       double s2, z2, c2;
-      hi = step_force(law, series, x0, x0a, dx_free, inv_h, &s2, &z2, &c2);
+      hi = step_force(law, series, &st, dx_free, &s2, &z2, &c2);
       if (!(hi > 0.0))
         return sol; /* no force at all this step */
     }
@@ -328,7 +384,7 @@ impact_series_of(double alpha)
   return binomials_of(alpha);
 }
 
-impact_solution
+DSP_VECTOR_CLONES impact_solution
 impact_solve_series(const impact_law* law, const impact_series* series,
                     double x0, double dx_free, double kx, double h,
                     double guess)
@@ -381,7 +437,7 @@ impact_object_changed(impact* im)
 {
   im->substeps = 0;
   im->sub_m = 0;
-  im->tracked = false;
+  im->tracked = im->carried = false;
   im->settled = false;
   im->clear_left = 0; /* its reach changes */
 }
@@ -396,7 +452,7 @@ impact_strike(impact* im, const modal_object* o, double velocity)
   im->hammer_flying = true;
   land_flight(im);
   im->clear_left = 0;
-  im->tracked = false;
+  im->tracked = im->carried = false;
   im->settled = false;
   im->force = im->force_prev = im->force_prev2 = 0.0;
   im->touching = false;
@@ -416,7 +472,7 @@ impact_reset(impact* im, modal_object* o)
   im->x = im->v = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
-  im->tracked = false;
+  im->tracked = im->carried = false;
   im->settled = false;
   modal_reset(o);
 }
@@ -546,6 +602,13 @@ keep_constants(impact* im, const modal_object* o)
     const double t = im->resting_steps / ((double)(1 << j) * im->sample_rate);
     const double v = pow(t / im->tau_scale, 1.0 / im->tau_exponent);
     im->resting_approach[j] = im->tau_exponent < 0.0 && v >= 0.0 ? v : -1.0;
+    /* half_period(x) >= t for x up to (pi^2 m_eff / (a k t^2))^(1/(a-1))
+     * where a > 1 (the contact stiffens as it is compressed) */
+    im->resting_compression[j] =
+        law->alpha > 1.0 ? pow(DSP_PI * DSP_PI * im->m_eff /
+                                   (law->alpha * law->stiffness * t * t),
+                               1.0 / (law->alpha - 1.0))
+                         : -1.0;
   }
 }
 
@@ -562,8 +625,36 @@ half_period(const impact* im, double x)
   return DSP_PI * sqrt(im->m_eff / k_lin);
 }
 
+/* the modes' coefficients at m sub-steps per sample */
+static const modal_coeffs*
+coeffs_for(const impact* im, const modal_object* o, int m)
+{
+  return im->sub_m == m ? &im->sub : &o->audio;
+}
+
+/* The modes take the last step's force if they run behind (`carried`), so
+ * that others may read them; the motion carried stays valid. */
 static void
-use_substeps(impact* im, const modal_object* o, int m)
+whole_modes(impact* im, modal_object* o)
+{
+  if (im->carried && im->applied != im->pending) {
+    modal_correct(o, coeffs_for(im, o, im->carried_m),
+                  im->pending - im->applied);
+    im->applied = im->pending;
+  }
+}
+
+/* Stop running the modes behind: they are whole, and the motion carried is
+ * worked out again on the next engaged sample. */
+static void
+drop_carried(impact* im, modal_object* o)
+{
+  whole_modes(im, o);
+  im->carried = false;
+}
+
+static void
+use_substeps(impact* im, modal_object* o, int m)
 {
   if (m == im->substeps && im->h_mass == im->hammer_mass)
     return;
@@ -573,6 +664,7 @@ use_substeps(impact* im, const modal_object* o, int m)
   im->hv = im->h / im->hammer_mass;
   if (m == im->substeps)
     return;
+  drop_carried(im, o); /* with the coefficients it was carried with */
   const double step = 1.0 / (im->sample_rate * m);
   /* one sub-step: the object's own audio-rate coefficients */
   if (im->sub_m != m && !(m == 1 && o->audio.step == step)) {
@@ -584,14 +676,31 @@ use_substeps(impact* im, const modal_object* o, int m)
 
 /* `speed` bounds the interaction point's speed (modal_bounds()) */
 static void
-choose_substeps(impact* im, const modal_object* o, double speed)
+choose_substeps(impact* im, modal_object* o, double speed)
 {
   keep_constants(im, o);
   const double fs = im->sample_rate;
   const double approach = fabs(im->hammer_v) + speed;
   const double x_rest = im->x > im->x_static ? im->x : im->x_static;
-  const double half = x_rest > 0.0 ? half_period(im, x_rest) : INFINITY;
   const long engaged = im->engaged_samples;
+
+  /* Pressed on (x_static > 0) and stiffening (a > 1), the half period is
+   * at most half_static, so the test below holds once the hammer has been
+   * engaged for resting_after_contacts of those; then the sub-steps follow
+   * from thresholds of the compression, without a half period to work out
+   * per sample. */
+  if (engaged > resting_after_samples &&
+      engaged > resting_after_contacts * im->half_static * fs &&
+      im->resting_approach[0] >= 0.0 && im->resting_compression[0] >= 0.0) {
+    int m = 1;
+    for (int j = 0; j < RESTING_COUNTS - 1; ++j, m *= 2)
+      if (x_rest <= im->resting_compression[j] &&
+          approach <= im->resting_approach[j])
+        break;
+    use_substeps(im, o, m);
+    return;
+  }
+  const double half = x_rest > 0.0 ? half_period(im, x_rest) : INFINITY;
 
   /* The contact time tau is at most `half`, so a hammer engaged for
    * resting_after_contacts of those rests whatever the impact estimate
@@ -776,13 +885,18 @@ free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
   im->clock += 1.0;
 }
 
-/* The modes take each sub-step's force in the pass that moves them freely
- * over the next (modal_correct_predict()); at the end of the sample
- * modal_correct_bounds() applies the last force and bounds the vibration
- * for the next sample's choice of sub-steps.  The point's motion and that
- * bound are carried from one engaged sample to the next (`tracked`) until
- * something else moves the modes. */
-static void
+/* The modes run a step behind the contact (`carried`): each step's free
+ * motion of the point is known before the pass over the modes, from the
+ * last pass and the last force (modal.h), so that the solve waits on no
+ * pass, and the pass of each step, which applies the force of the step
+ * before, runs beside it.  The last pass of a sample also bounds the
+ * vibration as that force left it, for the next sample's choice of
+ * sub-steps and for clear_sample(): the motion since is free where those
+ * bounds are read for safety (no force in the last step), and free
+ * vibration never grows them.  The point's motion and that bound are
+ * carried from one engaged sample to the next (`tracked`) until something
+ * else moves the modes. */
+static DSP_INLINE void
 engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
                double scale)
 {
@@ -797,14 +911,22 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     modal_point(o, &im->point_x, &im->point_v);
     modal_bounds(o, &im->reach, &im->speed);
     im->tracked = true;
+    im->carried = false;
   }
   choose_substeps(im, o, im->speed);
   const int m = im->substeps;
   if (!im->touching && im->force == 0.0 && clear_sample(im, o)) {
+    drop_carried(im, o);
     free_sample(im, o, m, out_l, out_r, scale);
     return;
   }
-  const modal_coeffs* c = im->sub_m == m ? &im->sub : &o->audio;
+  const modal_coeffs* c = coeffs_for(im, o, m);
+  if (!im->carried) {
+    modal_next(o, c, &im->next_x, &im->next_v, &im->next_r);
+    im->pending = im->applied = 0.0;
+    im->carried = true;
+    im->carried_m = m;
+  }
   const double h = im->h;
   const double fe = im->ext_force;
   /* The force acts on both bodies as its step average F: an impulse h F
@@ -819,33 +941,39 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   double px = im->point_x, pv = im->point_v, pr = 0.0;
   double x0 = im->hammer_x - px;
   double v0 = im->hammer_v - pv;
-  double pending = 0.0; /* the last step's force, not yet in the modes */
+  double next_x = im->next_x, next_v = im->next_v, next_r = im->next_r;
+  double pending = im->pending, applied = im->applied;
 
   for (int s = 0; s < m; ++s) {
     /* computable parts: everything but this step's contact force */
     const double hammer_dx = h * im->hammer_v + hx * fe;
     const double hammer_v = im->hammer_v + hv * fe;
     const double hammer_x = im->hammer_x + hammer_dx;
-    const double px0 = px;
-    /* the right pickup is heard at the end of the sample only */
-    double pr_free = 0.0;
-    modal_correct_predict(o, c, pending, &px, &pv,
-                          s == m - 1 ? &pr_free : NULL);
+    const double px_free = next_x + c->sum_next_bx * pending;
+    const double pv_free = next_v + c->sum_next_bv * pending;
+    const double pr_free = next_r + c->sum_right_next_bv * pending;
     /* the compression's free change, from displacements (no cancellation) */
-    const double dx_free = hammer_dx - (px - px0);
+    const double dx_free = hammer_dx - (px_free - px);
     const double xf = x0 + dx_free;
-    const double vf = hammer_v - pv;
+    const double vf = hammer_v - pv_free;
 
     const impact_solution sol =
         solve(&im->law, &im->series, x0, dx_free, kx, h,
               3.0 * (im->force - im->force_prev) + im->force_prev2);
+    /* after the solve in program order, so that the processor starts the
+     * solve's chain before the pass's many independent operations */
+    if (s == m - 1)
+      modal_advance_bounds(o, c, pending - applied, &next_x, &next_v, &next_r,
+                           &im->reach, &im->speed);
+    else
+      modal_advance_point(o, c, pending - applied, &next_x, &next_v, &next_r);
+    applied = 0.0;
     const double f = sol.force;
     newton_stats_count(&im->stats, sol.iterations, sol.converged);
     pending = f;
-    px += c->sum_bx * f;
-    pv += c->sum_bv * f;
-    if (s == m - 1)
-      pr = pr_free + c->sum_right_bv * f;
+    px = px_free + c->sum_bx * f;
+    pv = pv_free + c->sum_bv * f;
+    pr = pr_free + c->sum_right_bv * f;
     im->hammer_v = hammer_v - hv * f;
     im->hammer_x = hammer_x - hx * f;
     const double x1 = xf + kx * f;
@@ -858,7 +986,11 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     x0 = x1;
     v0 = v1;
   }
-  modal_correct_bounds(o, c, pending, &im->reach, &im->speed);
+  im->next_x = next_x;
+  im->next_v = next_v;
+  im->next_r = next_r;
+  im->pending = pending;
+  im->applied = applied;
   im->point_x = px;
   im->point_v = pv;
   im->contact_steps += (uint64_t)m;
@@ -871,7 +1003,7 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   im->clock += 1.0;
 }
 
-void
+DSP_VECTOR_CLONES void
 impact_process(impact* im, modal_object* o, int frames, float* out_l,
                float* out_r, double scale)
 {
@@ -880,6 +1012,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
     if (im->hammer_flying && im->clear_left == 0)
       im->clear_left = clear_samples(im, o);
     if (!im->hammer_flying) {
+      drop_carried(im, o);
       modal_ring(o, frames - t, out_l + t, out_r + t, scale);
       im->tracked = false;
       im->settled = false;
@@ -889,6 +1022,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
     if (im->clear_left > 0) {
       const int clear =
           im->clear_left < frames - t ? (int)im->clear_left : frames - t;
+      drop_carried(im, o);
       modal_ring(o, clear, out_l + t, out_r + t, scale);
       im->tracked = false;
       im->settled = false;
@@ -903,6 +1037,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
       ++t;
     }
   }
+  whole_modes(im, o); /* for whoever reads them before the next call */
 }
 
 double
@@ -948,6 +1083,6 @@ impact_settle(impact* im, modal_object* o)
   im->clear_left = 0;
   im->force = im->force_prev = im->force_prev2 = f;
   im->touching = true;
-  im->tracked = false;
+  im->tracked = im->carried = false;
   im->settled = true;
 }

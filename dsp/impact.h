@@ -104,7 +104,7 @@ impact_solution impact_solve(const impact_law* law, double x0, double dx_free,
 /* The binomial series of the contact exponent (impact.c), kept while the
  * exponent stays. */
 typedef struct impact_series {
-  double a, c[9], b[9];
+  double a, c[9], b[9], e[8], dc[8];
   int twice;     /* 2 a when a is a half-integer in (0, 6], else 0 */
   double curv;   /* |a (a-1)| / 3, in the bound of g'' */
   double spread; /* max(1, |a-1|, |a-2|), the powers in that bound */
@@ -171,13 +171,22 @@ typedef struct impact {
   /* approach speeds up to which an impact lasts the resting steps per
    * contact at 1, 2, 4 ... sub-steps per sample */
   double resting_approach[3];
+  /* compressions up to which a resting contact lasts the resting steps at
+   * 1, 2, 4 ... sub-steps per sample (-1: none, for a <= 1) */
+  double resting_compression[3];
   impact_series series;
 
   /* With `tracked`: the interaction point's displacement and velocity and
    * the bounds of the vibration (modal_bounds()) as the last engaged
-   * sample left the object, which nothing has moved since. */
-  bool tracked;
+   * sample left the object, which nothing has moved since.  With `carried`
+   * as well, the modes run a step behind (modal_advance()): next_x, next_v
+   * and next_r are the point's and the right pickup's free motion over the
+   * next step but for `pending`, the last step's force, of which the modes
+   * hold `applied`; carried_m the sub-steps per sample they run at. */
+  bool tracked, carried;
   double point_x, point_v, reach, speed;
+  double next_x, next_v, next_r, pending, applied;
+  int carried_m;
   /* at the rest impact_settle() left, which nothing has disturbed since */
   bool settled;
 

@@ -238,6 +238,12 @@ modal_reset(modal_object* o)
 enum { RING_FRAMES = 64 }; /* samples of free ringing held in registers */
 static const double bounds_margin = 1e-9; /* for rounding */
 
+/* what an advance over the modes sums (those it is asked for) */
+typedef struct advance_sums {
+  double point_x, point_v, right_v; /* the next step's free motion */
+  double reach, speed; /* bounds of the vibration as the force left it */
+} advance_sums;
+
 #if DSP_DISPATCH
 #define KERNEL_EXPORT static KERNEL_TARGET
 
@@ -282,12 +288,12 @@ KERNEL_DISPATCH(modal_ring);
 KERNEL_DISPATCH(modal_next);
 KERNEL_DISPATCH(modal_advance);
 KERNEL_DISPATCH(modal_advance_point);
+KERNEL_DISPATCH(modal_advance_bounds);
 KERNEL_DISPATCH(modal_correct);
 KERNEL_DISPATCH(modal_point);
 KERNEL_DISPATCH(modal_pickups);
 KERNEL_DISPATCH(modal_bounds_about);
 KERNEL_DISPATCH(modal_is_finite);
-KERNEL_DISPATCH(modal_correct_bounds);
 KERNEL_DISPATCH(modal_correct_predict);
 #else
 #define KERNEL_EXPORT

@@ -144,6 +144,11 @@ void modal_advance(modal_object* o, const modal_coeffs* c, double force,
                    double* point_v, double* right_v);
 void modal_advance_point(modal_object* o, const modal_coeffs* c, double force,
                          double* point_x, double* point_v, double* right_v);
+/* modal_advance_point() that also bounds (modal_bounds()) the vibration
+ * as f leaves it, before the free motion of the next step */
+void modal_advance_bounds(modal_object* o, const modal_coeffs* c, double force,
+                          double* point_x, double* point_v, double* right_v,
+                          double* reach, double* speed);
 
 /* Interaction point displacement and velocity now. */
 void modal_point(const modal_object* o, double* point_x, double* point_v);
@@ -170,11 +175,6 @@ void modal_press(modal_object* o, double force);
 void modal_settle(modal_object* o, double static_force);
 void modal_reset(modal_object* o);
 bool modal_is_finite(const modal_object* o);
-
-/* modal_correct(), then modal_bounds() of the corrected state, in one
- * pass over the modes. */
-void modal_correct_bounds(modal_object* o, const modal_coeffs* c, double force,
-                          double* reach, double* speed);
 
 /* modal_correct() with one step's force, then the free motion of the next
  * step, in one pass (force 0: the free motion alone); right_v (unless

@@ -193,19 +193,38 @@ KERNEL(modal_next)(const modal_object* o, const modal_coeffs* c,
     KERNEL(next)(o, c, true, point_x, point_v, right_v);
 }
 
-/* the body of both advances; with_x and shaped constants, so each gets
- * its loop */
+/* For a free damped mode w0^2 y^2 + y'^2 never grows (its derivative is
+ * -2 g y'^2), w0^2 = (2 pi f)^2 + 1/t_e^2 being the natural frequency, y
+ * the displacement from the mode's rest; so the amplitude
+ * sqrt(y^2 + (y'/w0)^2) bounds |y| and w0 times it bounds |y'|, and their
+ * sums over the modes bound the interaction point.  Adds the amplitudes of
+ * modes l.. (one vector) to *sx and w0 times them to *sv. */
 static DSP_INLINE KERNEL_TARGET void
-KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force,
-                bool with_x, bool shaped, double* point_x, double* point_v,
-                double* right_v)
+KERNEL(amplitudes)(const modal_object* o, int l, modal_vec y, modal_vec v,
+                   modal_vec* sx, modal_vec* sv)
 {
-  modal_vec sx = {0}, sv = {0}, sr = {0};
+  const modal_vec u = v * LOAD(o->inv_w0 + l);
+  modal_vec amp = y * y + u * u;
+  for (int k = 0; k < KERNEL_LANES; ++k)
+    amp[k] = sqrt(amp[k]);
+  *sx += amp;
+  *sv += amp * LOAD(o->w0 + l);
+}
+
+/* the body of the advances; with_x, shaped and with_bounds constants, so
+ * each gets its loop */
+static DSP_INLINE KERNEL_TARGET advance_sums
+KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force,
+                bool with_x, bool shaped, bool with_bounds)
+{
+  modal_vec sx = {0}, sv = {0}, sr = {0}, ax = {0}, av = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
     const modal_vec a11 = LOAD(c->a11 + l), a12 = LOAD(c->a12 + l);
     const modal_vec a21 = LOAD(c->a21 + l), a22 = LOAD(c->a22 + l);
     const modal_vec xc = LOAD(o->x + l) + LOAD(c->bx + l) * force;
     const modal_vec vc = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    if (with_bounds)
+      KERNEL(amplitudes)(o, l, xc, vc, &ax, &av);
     const modal_vec xn = a11 * xc + a12 * vc;
     const modal_vec vn = a21 * xc + a22 * vc;
     STORE(o->x + l, xn);
@@ -217,19 +236,28 @@ KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force,
     if (shaped)
       sr += LOAD(o->pickup_r + l) * vnn;
   }
+  advance_sums s = {0};
   if (with_x)
-    *point_x = KERNEL(lanes_sum)(&sx);
-  KERNEL(sums_pickups)(o, &sv, &sr, shaped, point_v, right_v);
+    s.point_x = KERNEL(lanes_sum)(&sx);
+  KERNEL(sums_pickups)(o, &sv, &sr, shaped, &s.point_v, &s.right_v);
+  if (with_bounds) {
+    s.reach = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&ax);
+    s.speed = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&av);
+  }
+  return s;
 }
 
 KERNEL_EXPORT void
 KERNEL(modal_advance)(modal_object* o, const modal_coeffs* c, double force,
                       double* point_v, double* right_v)
 {
+  advance_sums s;
   if (o->pickup_alternating)
-    KERNEL(advance)(o, c, force, false, false, NULL, point_v, right_v);
+    s = KERNEL(advance)(o, c, force, false, false, false);
   else
-    KERNEL(advance)(o, c, force, false, true, NULL, point_v, right_v);
+    s = KERNEL(advance)(o, c, force, false, true, false);
+  *point_v = s.point_v;
+  *right_v = s.right_v;
 }
 
 KERNEL_EXPORT void
@@ -237,10 +265,31 @@ KERNEL(modal_advance_point)(modal_object* o, const modal_coeffs* c,
                             double force, double* point_x, double* point_v,
                             double* right_v)
 {
+  advance_sums s;
   if (o->pickup_alternating)
-    KERNEL(advance)(o, c, force, true, false, point_x, point_v, right_v);
+    s = KERNEL(advance)(o, c, force, true, false, false);
   else
-    KERNEL(advance)(o, c, force, true, true, point_x, point_v, right_v);
+    s = KERNEL(advance)(o, c, force, true, true, false);
+  *point_x = s.point_x;
+  *point_v = s.point_v;
+  *right_v = s.right_v;
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_advance_bounds)(modal_object* o, const modal_coeffs* c,
+                             double force, double* point_x, double* point_v,
+                             double* right_v, double* reach, double* speed)
+{
+  advance_sums s;
+  if (o->pickup_alternating)
+    s = KERNEL(advance)(o, c, force, true, false, true);
+  else
+    s = KERNEL(advance)(o, c, force, true, true, true);
+  *point_x = s.point_x;
+  *point_v = s.point_v;
+  *right_v = s.right_v;
+  *reach = s.reach;
+  *speed = s.speed;
 }
 
 KERNEL_EXPORT void
@@ -286,24 +335,6 @@ KERNEL(modal_pickups)(const modal_object* o, double* left, double* right)
     KERNEL(pickups)(o, true, left, right);
 }
 
-/* For a free damped mode w0^2 y^2 + y'^2 never grows (its derivative is
- * -2 g y'^2), w0^2 = (2 pi f)^2 + 1/t_e^2 being the natural frequency, y
- * the displacement from the mode's rest; so the amplitude
- * sqrt(y^2 + (y'/w0)^2) bounds |y| and w0 times it bounds |y'|, and their
- * sums over the modes bound the interaction point.  Adds the amplitudes of
- * modes l.. (one vector) to *sx and w0 times them to *sv. */
-static DSP_INLINE KERNEL_TARGET void
-KERNEL(amplitudes)(const modal_object* o, int l, modal_vec y, modal_vec v,
-                   modal_vec* sx, modal_vec* sv)
-{
-  const modal_vec u = v * LOAD(o->inv_w0 + l);
-  modal_vec amp = y * y + u * u;
-  for (int k = 0; k < KERNEL_LANES; ++k)
-    amp[k] = sqrt(amp[k]);
-  *sx += amp;
-  *sv += amp * LOAD(o->w0 + l);
-}
-
 KERNEL_EXPORT void
 KERNEL(modal_bounds_about)(const modal_object* o, double static_force,
                            double* reach, double* speed)
@@ -325,25 +356,6 @@ KERNEL(modal_is_finite)(const modal_object* o)
     s += LOAD(o->x + l) * 0.0 + LOAD(o->v + l) * 0.0;
   return KERNEL(lanes_sum)(&s) ==
          0.0; /* NaN or Inf anywhere makes the sum NaN */
-}
-
-/* modal_correct() and then modal_bounds() of the corrected state, in one
- * pass: what a contact integrator needs at the end of each sample that it
- * leaves in the modes. */
-KERNEL_EXPORT void
-KERNEL(modal_correct_bounds)(modal_object* o, const modal_coeffs* c,
-                             double force, double* reach, double* speed)
-{
-  modal_vec sx = {0}, sv = {0};
-  for (int l = 0; l < o->n; l += KERNEL_LANES) {
-    const modal_vec x = LOAD(o->x + l) + LOAD(c->bx + l) * force;
-    const modal_vec v = LOAD(o->v + l) + LOAD(c->bv + l) * force;
-    STORE(o->x + l, x);
-    STORE(o->v + l, v);
-    KERNEL(amplitudes)(o, l, x, v, &sx, &sv);
-  }
-  *reach = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&sx);
-  *speed = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&sv);
 }
 
 /* modal_correct() with the force of one step, then the free motion of the

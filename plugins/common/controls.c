@@ -2,6 +2,7 @@
 #include "controls.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 bool
 input_report_any(const input_report* r)
@@ -49,15 +50,48 @@ controls_defaults(const plugin_info* p, float* values)
 }
 
 bool
-controls_read(const plugin_info* p, float* const* ports, float* values,
-              input_report* report)
+control_inputs_init(control_inputs* c, const plugin_info* p)
+{
+  const size_t n = p->n_ports > 0 ? (size_t)p->n_ports : 1;
+  c->n = 0;
+  c->index = (int*)calloc(n, sizeof(int));
+  c->seen = (float*)calloc(n, sizeof(float));
+  if (!c->index || !c->seen) {
+    control_inputs_free(c);
+    return false;
+  }
+  for (int i = 0; i < p->n_ports; ++i) {
+    c->seen[i] = NAN;
+    if (plugin_port(p, i)->kind == PORT_CONTROL_IN)
+      c->index[c->n++] = i;
+  }
+  return true;
+}
+
+void
+control_inputs_free(control_inputs* c)
+{
+  free(c->index);
+  free(c->seen);
+  c->index = NULL;
+  c->seen = NULL;
+  c->n = 0;
+}
+
+bool
+controls_read(const plugin_info* p, control_inputs* c, float* const* ports,
+              float* values, input_report* report)
 {
   bool changed = false;
-  for (int i = 0; i < p->n_ports; ++i) {
-    const port_info* info = plugin_port(p, i);
-    if (info->kind != PORT_CONTROL_IN || !ports[i])
+  for (int k = 0; k < c->n; ++k) {
+    const int i = c->index[k];
+    if (!ports[i])
       continue;
     const float raw = *ports[i];
+    /* values[i] is conform(seen[i]) already, and nothing to report */
+    if (raw == c->seen[i])
+      continue;
+    const port_info* info = plugin_port(p, i);
     if (!isfinite(raw)) {
       input_report_add(report, isnan(raw) ? INPUT_NAN : INPUT_INFINITE, i);
       continue;
@@ -66,6 +100,9 @@ controls_read(const plugin_info* p, float* const* ports, float* values,
       input_report_add(report, INPUT_OUT_OF_RANGE, i);
       if (i < INPUT_REPORT_PORTS)
         report->out_of_range[i] = raw;
+      c->seen[i] = NAN; /* values[i] is clamped: seen is out of date */
+    } else {
+      c->seen[i] = raw;
     }
     const float value = conform(info, raw);
     if (value != values[i]) {

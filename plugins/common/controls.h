@@ -43,8 +43,21 @@ bool input_report_any(const input_report* r);
 /* Fill `values` with the declared defaults. */
 void controls_defaults(const plugin_info* p, float* values);
 
+/* The plugin's control inputs, and the last good (finite, in range) value
+ * read from each: a port still holding it needs no other look (run() reads
+ * every port at every block). */
+typedef struct control_inputs {
+  int n;
+  int* index;  /* n port indices */
+  float* seen; /* by port index; NaN: none yet */
+} control_inputs;
+
+/* false if out of memory */
+bool control_inputs_init(control_inputs* c, const plugin_info* p);
+void control_inputs_free(control_inputs* c);
+
 /* Read the connected control inputs into `values`; true if any changed. */
-bool controls_read(const plugin_info* p, float* const* ports, float* values,
-                   input_report* report);
+bool controls_read(const plugin_info* p, control_inputs* c, float* const* ports,
+                   float* values, input_report* report);
 
 #endif

@@ -290,33 +290,57 @@ handle_midi(instrument* in, const uint8_t* data, uint32_t size)
 
 /* ---- rendering -------------------------------------------------------- */
 
+/* A chunk's worth of samples.  Not memcpy(): GCC inlines that, for a
+ * length it does not know, as rep movs, which is slow to start for a few
+ * hundred bytes; the loop is vectorised or handed to the library. */
+static void
+copy(float* restrict to, const float* restrict from, int frames)
+{
+#pragma omp simd
+  for (int t = 0; t < frames; ++t)
+    to[t] = from[t];
+}
+
+/* Voice v adds `frames` into out_l and out_r.  A voice at full level
+ * (the common case) renders straight into them, since the DSP adds: what
+ * was there is kept in the scratch buffers, to be put back should the
+ * voice's state go non-finite in this stretch (it is then reset and
+ * nothing of it is heard, as when it rendered apart).  A fading voice
+ * renders apart, to be scaled by its fade. */
 static void
 render_voice(instrument* in, int v, float* out_l, float* out_r, int frames)
 {
   voice_slot* s = &in->slots[v];
-  memset(in->scratch_l, 0, sizeof(float) * (size_t)frames);
-  memset(in->scratch_r, 0, sizeof(float) * (size_t)frames);
-  in->cls->render(in, v, in->scratch_l, in->scratch_r, frames);
+  const size_t bytes = sizeof(float) * (size_t)frames;
+  const bool direct = s->fade >= 1.0f;
+  if (direct) {
+    copy(in->scratch_l, out_l, frames);
+    copy(in->scratch_r, out_r, frames);
+    in->cls->render(in, v, out_l, out_r, frames);
+  } else {
+    memset(in->scratch_l, 0, bytes);
+    memset(in->scratch_r, 0, bytes);
+    in->cls->render(in, v, in->scratch_l, in->scratch_r, frames);
+  }
   if (!in->cls->finite(in, v) || !modal_is_finite(instrument_object(in, v))) {
+    if (direct) { /* what the other voices made, without this one */
+      copy(out_l, in->scratch_l, frames);
+      copy(out_r, in->scratch_r, frames);
+    }
     in->report.voice_resets++;
     in->repairs++;
     free_voice(in, v);
     return;
   }
-  float fade = s->fade;
-  if (fade >= 1.0f) { /* the common case, in a loop that vectorises */
-    for (int t = 0; t < frames; ++t) {
-      out_l[t] += in->scratch_l[t];
-      out_r[t] += in->scratch_r[t];
-    }
-  } else {
+  if (!direct) {
+    float fade = s->fade;
     for (int t = 0; t < frames; ++t) {
       fade = fade > s->fade_step ? fade - s->fade_step : 0.0f;
       out_l[t] += fade * in->scratch_l[t];
       out_r[t] += fade * in->scratch_r[t];
     }
+    s->fade = fade;
   }
-  s->fade = fade;
 
   if (v == in->last_started) {
     double values[INSTRUMENT_MAX_METERS];
@@ -359,12 +383,14 @@ look_after_voices(instrument* in)
 static void
 render(instrument* in, uint32_t from, uint32_t to)
 {
-  float* out_l = in->ports[in->cls->out_l];
-  float* out_r = in->ports[in->cls->out_r];
   while (from < to) {
     const uint32_t to_grid =
         INSTRUMENT_CHUNK - (uint32_t)(in->clock % INSTRUMENT_CHUNK);
     const int frames = (int)(to - from < to_grid ? to - from : to_grid);
+    /* pointers, not out_l[from + t]: an unsigned index could wrap, which
+     * keeps the loops below from vectorising */
+    float* out_l = in->ports[in->cls->out_l] + from;
+    float* out_r = in->ports[in->cls->out_r] + from;
     if (in->retune) {
       for (int v = 0; v < INSTRUMENT_VOICES; ++v)
         if (in->slots[v].sounding)
@@ -373,7 +399,7 @@ render(instrument* in, uint32_t from, uint32_t to)
     }
     for (int v = 0; v < INSTRUMENT_VOICES; ++v)
       if (in->slots[v].sounding && !in->slots[v].resting)
-        render_voice(in, v, out_l + from, out_r + from, frames);
+        render_voice(in, v, out_l, out_r, frames);
 
     /* output gain, smoothed so that automation does not click */
     double g = in->gain_now;
@@ -385,12 +411,17 @@ render(instrument* in, uint32_t from, uint32_t to)
        * that a gain once moved ends exactly where a fresh one starts */
       if (fabs(g - target) <= gain_arrived * fabs(target))
         g = target;
-      out_l[from + t] *= (float)g;
-      out_r[from + t] *= (float)g;
+      out_l[t] *= (float)g;
+      out_r[t] *= (float)g;
     }
-    for (; t < frames; ++t) { /* arrived: a loop that vectorises */
-      out_l[from + t] *= (float)g;
-      out_r[from + t] *= (float)g;
+    if (g != 1.0) { /* x * 1.0f is x: at unity gain the pass is skipped */
+      /* arrived: a loop per channel, which vectorises (the two buffers
+       * are not known apart) */
+      const float gf = (float)g;
+      for (int k = t; k < frames; ++k)
+        out_l[k] *= gf;
+      for (int k = t; k < frames; ++k)
+        out_r[k] *= gf;
     }
     in->gain_now = g;
     from += (uint32_t)frames;
@@ -405,6 +436,13 @@ render(instrument* in, uint32_t from, uint32_t to)
 static uint64_t
 sanitize(float* out, uint32_t frames)
 {
+  /* first a pass that vectorises: |NaN| <= x is false, as is |Inf| <= x */
+  int within = 1;
+#pragma omp simd reduction(& : within)
+  for (uint32_t t = 0; t < frames; ++t)
+    within &= fabsf(out[t]) <= output_clamp;
+  if (within)
+    return 0;
   uint64_t repaired = 0;
   for (uint32_t t = 0; t < frames; ++t) {
     const float x = out[t];
@@ -531,7 +569,8 @@ instrument_run(LV2_Handle h, uint32_t n_samples)
     return;
   const unsigned fp_mode = dsp_flush_denormals();
 
-  if (controls_read(in->cls->info, in->ports, in->values, &in->report))
+  if (controls_read(in->cls->info, &in->inputs, in->ports, in->values,
+                    &in->report))
     apply_controls(in);
   if (in->activated) {
     in->gain_now = in->object.gain; /* start where the host set it */
@@ -609,6 +648,7 @@ instrument_instantiate(const LV2_Descriptor* descriptor, double rate,
   in->values = (float*)calloc((size_t)cls->info->n_ports, sizeof(float));
   in->voices = aligned_alloc(64, cls->voice_size * INSTRUMENT_VOICES);
   if (!in->user || !in->ports || !in->values || !in->voices ||
+      !control_inputs_init(&in->inputs, cls->info) ||
       !plugin_host_init(&in->host, cls->info, rate, features)) {
     instrument_cleanup(in);
     return NULL;
@@ -664,6 +704,7 @@ instrument_cleanup(LV2_Handle h)
   free(in->table);
   object_table_free_chain(in->to_free);
   free(in->voices);
+  control_inputs_free(&in->inputs);
   free(in->values);
   free(in->ports);
   free(in->user);

@@ -139,6 +139,7 @@ struct instrument {
   const instrument_class* cls;
   float** ports; /* n_ports */
   float* values; /* clamped control values */
+  control_inputs inputs;
   plugin_host host;
   input_report report;
   void* voices; /* INSTRUMENT_VOICES of cls->voice_size, 64-byte aligned */

@@ -39,8 +39,8 @@ typedef struct copy {
   void (*pickups)(const modal_object*, double*, double*);
   void (*bounds_about)(const modal_object*, double, double*, double*);
   bool (*is_finite)(const modal_object*);
-  void (*correct_bounds)(modal_object*, const modal_coeffs*, double, double*,
-                         double*);
+  void (*advance_bounds)(modal_object*, const modal_coeffs*, double, double*,
+                         double*, double*, double*, double*);
   void (*correct_predict)(modal_object*, const modal_coeffs*, double, double*,
                           double*, double*);
 } copy;
@@ -51,7 +51,7 @@ typedef struct copy {
         modal_advance_point##suffix, modal_advance##suffix,                    \
         modal_correct##suffix, modal_point##suffix, modal_pickups##suffix,     \
         modal_bounds_about##suffix, modal_is_finite##suffix,                   \
-        modal_correct_bounds##suffix, modal_correct_predict##suffix            \
+        modal_advance_bounds##suffix, modal_correct_predict##suffix            \
   }
 
 static uint32_t rng = 2463534242u;
@@ -138,7 +138,7 @@ compare(const copy* c, const copy* base, int n, bool shaped)
   random_object(&a, n, shaped);
   b = a;
   const double force = 0.3;
-  double ra[3], rb[3];
+  double ra[5], rb[5];
   tolerance tol = tolerance_of(&b, &b);
 
   c->next(&a, &a.audio, &ra[0], &ra[1], &ra[2]);
@@ -191,14 +191,19 @@ compare(const copy* c, const copy* base, int n, bool shaped)
   same_state("modal_correct state", c->name, &a, &b, tolerance_of(&before, &b));
 
   before = b;
-  c->correct_bounds(&a, &a.audio, -force, &ra[0], &ra[1]);
-  base->correct_bounds(&b, &b.audio, -force, &rb[0], &rb[1]);
-  same_state("modal_correct_bounds state", c->name, &a, &b,
-             tolerance_of(&before, &b));
-  same("modal_correct_bounds reach", c->name, n, ra[0], rb[0],
-       ulps_per_term * (n + 8) * DBL_EPSILON * rb[0]);
-  same("modal_correct_bounds speed", c->name, n, ra[1], rb[1],
-       ulps_per_term * (n + 8) * DBL_EPSILON * rb[1]);
+  c->advance_bounds(&a, &a.audio, -force, &ra[0], &ra[1], &ra[2], &ra[3],
+                    &ra[4]);
+  base->advance_bounds(&b, &b.audio, -force, &rb[0], &rb[1], &rb[2], &rb[3],
+                       &rb[4]);
+  tol = tolerance_of(&before, &b);
+  same_state("modal_advance_bounds state", c->name, &a, &b, tol);
+  same("modal_advance_bounds point_x", c->name, n, ra[0], rb[0], tol.x);
+  same("modal_advance_bounds point_v", c->name, n, ra[1], rb[1], tol.v);
+  same("modal_advance_bounds right_v", c->name, n, ra[2], rb[2], tol.v);
+  same("modal_advance_bounds reach", c->name, n, ra[3], rb[3],
+       ulps_per_term * (n + 8) * DBL_EPSILON * rb[3]);
+  same("modal_advance_bounds speed", c->name, n, ra[4], rb[4],
+       ulps_per_term * (n + 8) * DBL_EPSILON * rb[4]);
 
   before = b;
   c->correct_predict(&a, &a.audio, force, &ra[0], &ra[1], &ra[2]);

@@ -74,9 +74,10 @@ void host_automation_grid(host* h, uint32_t frames);
 void host_run(host* h, uint64_t frames, uint32_t block, float* out_l,
               float* out_r);
 
-/* Wall time spent inside the plugin's run() since host_open, in seconds
- * (what the benchmark's plugin figures time, without the harness's own
- * event handling around it). */
+/* Processor time spent inside the plugin's run() since host_open, in
+ * seconds (what the benchmark's plugin figures time, without the harness's
+ * own event handling around it, nor the reading of the clock: its cost,
+ * measured at host_open, is taken off each call). */
 double host_run_seconds(const host* h);
 
 /* Allocations (malloc family) made inside run() since host_open, or -1
