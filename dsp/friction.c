@@ -12,26 +12,28 @@
  * without a click) */
 static const double speed_glide_s = 0.03, force_glide_s = 0.005;
 
-/* sin and cos on [-pi/2, pi/2] by their Taylor series (to x^17 and x^18:
- * error below 1e-16 there), for the sinusoidal transition of eq 8.19.
- * Evaluated by Estrin's scheme in y = x^2: it sits on Newton's critical
- * path, and Estrin's depth is log2 of Horner's. */
+/* sin(pi u) and cos(pi u) on [-1/2, 1/2] by their Taylor series (to u^17
+ * and u^18), for the sinusoidal transition of eq 8.19.  The coefficients
+ * carry the powers of pi, so that no multiplication by pi comes first; and
+ * the series is evaluated by Estrin's scheme in y = u^2: it sits on
+ * Newton's critical path, and Estrin's depth is log2 of Horner's. */
 static DSP_INLINE void
-sin_cos_half_turn(double x, double* s, double* c)
+sin_cos_pi(double u, double* s, double* c)
 {
-  const double y = x * x, y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
-  /* sin x / x = sum (-y)^k / (2k+1)!, cos x = sum (-y)^k / (2k)! */
-  const double s01 = 1.0 - y * (1.0 / 6.0),
-               s23 = 1.0 / 120.0 - y * (1.0 / 5040.0);
-  const double s45 = 1.0 / 362880.0 - y * (1.0 / 39916800.0);
-  const double s67 = 1.0 / 6227020800.0 - y * (1.0 / 1307674368000.0);
-  const double s8 = 1.0 / 355687428096000.0;
-  const double c01 = 1.0 - y * (1.0 / 2.0),
-               c23 = 1.0 / 24.0 - y * (1.0 / 720.0);
-  const double c45 = 1.0 / 40320.0 - y * (1.0 / 3628800.0);
-  const double c67 = 1.0 / 479001600.0 - y * (1.0 / 87178291200.0);
-  const double c89 = 1.0 / 20922789888000.0 - y * (1.0 / 6402373705728000.0);
-  *s = x * ((s01 + y2 * s23) + y4 * (s45 + y2 * s67) + y8 * s8);
+  const double y = u * u, y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
+  /* sin(pi u) / u = sum (-y)^k pi^(2k+1) / (2k+1)!,
+   * cos(pi u) = sum (-y)^k pi^(2k) / (2k)! */
+  const double s01 = 0x1.921fb54442d18p+1 - y * 0x1.4abbce625be53p+2,
+               s23 = 0x1.466bc6775aae2p+1 - y * 0x1.32d2cce62bd86p-1;
+  const double s45 = 0x1.50783487ee782p-4 - y * 0x1.e3074fde8871fp-8;
+  const double s67 = 0x1.e8f434d018d63p-12 - y * 0x1.6fadb9f155744p-16;
+  const double s8 = 0x1.aaec32af93359p-21;
+  const double c01 = 1.0 - y * 0x1.3bd3cc9be45dep+2,
+               c23 = 0x1.03c1f081b5ac4p+2 - y * 0x1.55d3c7e3cbffap+0;
+  const double c45 = 0x1.e1f506891babbp-3 - y * 0x1.a6d1f2a204a8cp-6;
+  const double c67 = 0x1.f9d38a3763cc3p-10 - y * 0x1.b6e24f44b128fp-14;
+  const double c89 = 0x1.20c62c2f2d7f5p-18 - y * 0x1.2a0c591af8314p-23;
+  *s = u * ((s01 + y2 * s23) + y4 * (s45 + y2 * s67) + y8 * s8);
   *c = (c01 + y2 * c23) + y4 * (c45 + y2 * c67) + y8 * c89;
 }
 
@@ -191,9 +193,11 @@ exp_neg(double x)
   const double nd = big - shift;
   const double r = (x - nd * ln2_256_hi) - nd * ln2_256_lo;
   const double r2 = r * r;
-  /* e^{-r} - 1, added last to the table's value: one rounding on it */
-  const double q = r2 * ((0.5 - r * (1.0 / 6.0)) + r2 * (1.0 / 24.0)) - r;
-  return t + t * q;
+  /* e^{-r} = 1 - r + r^2 p, p = 1/2 - r/6 + r^2/24: t (1 - r) and the
+   * small t r^2 p, summed last, so that the polynomial's chain and the
+   * table's meet only there */
+  const double p = (0.5 - r * (1.0 / 6.0)) + r2 * (1.0 / 24.0);
+  return (t - t * r) + (t * r2) * p;
 }
 
 /* |z_ss|(v) and its derivative in v (eq 8.48 without the sign) */
@@ -226,7 +230,7 @@ typedef struct zdot_eval {
   double v, a;                    /* |v|, |z| */
   double m, m_v;                  /* |z_ss| and d|z_ss| / dv */
   double inv_m, inv_span, u, u_m; /* 1/|z_ss|, 1/(|z_ss| - z_ba), u, du/dm */
-  double sn, c;                   /* sin(pi u), pi/2 cos(pi u) */
+  double sn, c; /* sin(pi u), pi/2 cos(pi u) (where 0 < alpha < 1, else 0) */
   double alpha, alpha_a, alpha_m, phi_m;
 } zdot_eval;
 
@@ -242,22 +246,26 @@ zdot(const bristles* b, double v, double z, zdot_eval* e)
   const double a = fabs(z);
   /* alpha and its partials in |z| and in |z_ss| (eqs 8.18-8.19, 8.46-8.47):
    * zero unless z and v agree in sign and |z| passed breakaway, one from
-   * z_ss on, the sinusoid between.  All three are computed and one is
-   * selected: stick-slip moves between them too often for a branch to be
-   * predicted.  z_ba < z_ss, so span > 0. */
+   * z_ss on, the sinusoid between.  A branch: the bristles stay in one
+   * regime for runs of samples, so it is predicted, and the sinusoid is
+   * only computed where it is used.  z_ba < z_ss, so span > 0. */
   const double span = m - b->zba;
   /* two divisions side by side: shorter than one of the product */
   const double inv_m = 1.0 / m, inv_span = 1.0 / span;
   const double u = (a - 0.5 * (m + b->zba)) * inv_span;
   const double u_m = (b->zba - a) * inv_span * inv_span;
-  double sn, cs;
-  sin_cos_half_turn(DSP_PI * (u < -0.5 ? -0.5 : u > 0.5 ? 0.5 : u), &sn, &cs);
-  const double c = 0.5 * DSP_PI * cs;
   const bool engaged = z * v > 0.0 && a > b->zba;
   const bool transition = engaged && a < m;
-  const double alpha = transition ? 0.5 * (1.0 + sn) : engaged ? 1.0 : 0.0;
-  const double alpha_a = transition ? c * inv_span : 0.0;
-  const double alpha_m = transition ? c * u_m : 0.0;
+  double sn = 0.0, c = 0.0, alpha = engaged ? 1.0 : 0.0, alpha_a = 0.0,
+         alpha_m = 0.0;
+  if (transition) {
+    double cs;
+    sin_cos_pi(u < -0.5 ? -0.5 : u > 0.5 ? 0.5 : u, &sn, &cs);
+    c = 0.5 * DSP_PI * cs;
+    alpha = 0.5 + 0.5 * sn; /* (1 + sn) / 2, halving exact: one operation */
+    alpha_a = c * inv_span;
+    alpha_m = c * u_m;
+  }
   /* z' = v (1 - phi), phi = alpha |z| / |z_ss| */
   const double phi = alpha * a * inv_m;
   const double phi_m = a * (alpha_m - alpha * inv_m) * inv_m;
@@ -284,6 +292,30 @@ zdot(const bristles* b, double v, double z, zdot_eval* e)
   };
 }
 
+/* The residual g = z' - x of the implicit step at x, where (v, z) is on
+ * its line (v = v~ + k1 x, z = z~ + kz x), and its slope
+ * g' = k1 dz'/dv + kz dz'/dz - 1 (eq 8.45), from an evaluation e there.
+ * Both are written as affine in alpha and in c = pi/2 cos(pi u), with
+ * coefficients that do not wait for the sinusoid: they are Newton's
+ * critical path, and so its division follows the sinusoid closely.  (The
+ * same numbers as e.value - x and the partials give, to rounding.)
+ *   z' = v - alpha v q,  q = |z| / |z_ss|,
+ *   g' = (k1 - 1) + alpha s1 - c s2,  r = v q d|z_ss|/dv,
+ *   s1 = k1 (r / |z_ss| - q) - kz |v| / |z_ss|,
+ *   s2 = k1 r du/d|z_ss| + kz |v| q du/d|z|. */
+static DSP_INLINE void
+residual_along(const zdot_eval* e, double v, double x, double k1, double kz,
+               double* g, double* slope)
+{
+  const double q = e->a * e->inv_m;
+  const double r = v * e->m_v * q;
+  const double vm = e->v * e->inv_m;
+  const double s1 = k1 * (r * e->inv_m - q) - kz * vm;
+  const double s2 = k1 * r * e->u_m + kz * vm * e->a * e->inv_span;
+  *g = (v - x) - e->alpha * (v * q);
+  *slope = (k1 - 1.0) + e->alpha * s1 - e->c * s2;
+}
+
 /* The second partials of |z'| in V = |v| and A = |z| where engaged (z' is
  * odd, so along a line they give |z'|'' up to its sign).  With
  * phi = alpha A / m, m = |z_ss|(V), alpha = (1 + S(u)) / 2, S = sin pi u:
@@ -293,17 +325,26 @@ static DSP_INLINE void
 zdot_second_partials(const bristles* b, const zdot_eval* e, double* d_vv,
                      double* d_vz, double* d_zz)
 {
-  const double a = e->a, w = e->inv_m, p = e->inv_span, u_m = e->u_m;
-  const double s2 = -0.5 * DSP_PI * DSP_PI * e->sn; /* S''(u) / 2 */
-  const double alpha_aa = e->transition ? s2 * p * p : 0.0;
-  const double alpha_am = e->transition ? s2 * p * u_m - e->c * p * p : 0.0;
-  const double alpha_mm =
-      e->transition ? s2 * u_m * u_m - 2.0 * e->c * u_m * p : 0.0;
-  const double phi_a = (e->alpha_a * a + e->alpha) * w;
-  const double phi_aa = (alpha_aa * a + 2.0 * e->alpha_a) * w;
-  const double phi_am = (alpha_am * a + e->alpha_m) * w - phi_a * w;
-  const double phi_mm =
-      a * w * (alpha_mm - 2.0 * e->alpha_m * w + 2.0 * e->alpha * w * w);
+  const double a = e->a, w = e->inv_m;
+  double phi_a, phi_aa, phi_am, phi_mm;
+  if (e->transition) {
+    const double p = e->inv_span, u_m = e->u_m;
+    const double s2 = -0.5 * DSP_PI * DSP_PI * e->sn; /* S''(u) / 2 */
+    const double alpha_aa = s2 * p * p;
+    const double alpha_am = s2 * p * u_m - e->c * p * p;
+    const double alpha_mm = s2 * u_m * u_m - 2.0 * e->c * u_m * p;
+    phi_a = (e->alpha_a * a + e->alpha) * w;
+    phi_aa = (alpha_aa * a + 2.0 * e->alpha_a) * w;
+    phi_am = (alpha_am * a + e->alpha_m) * w - phi_a * w;
+    phi_mm = a * w * (alpha_mm - 2.0 * e->alpha_m * w + 2.0 * e->alpha * w * w);
+  } else {
+    /* sliding, alpha = 1: its partials vanish (the same numbers as the
+     * general formulas give) */
+    phi_a = w;
+    phi_aa = 0.0;
+    phi_am = -(w * w);
+    phi_mm = a * w * (2.0 * w * w);
+  }
   /* |z_ss| = base + E, E = dip e^{-r^2}, r = V / v_s */
   const double dip_part = e->m - b->base;
   const double inv_vs2 = b->inv_vs * b->inv_vs;
@@ -508,6 +549,7 @@ friction_reset(friction* fr)
   fr->relax = fr->zdot_v = 0.0;
   memset(fr->v_t_past, 0, sizeof(fr->v_t_past));
   memset(fr->z_t_past, 0, sizeof(fr->z_t_past));
+  fr->past_at = 0;
   fr->exciter_v = fr->anchor_v = 0.0;
   fr->tracking = false; /* the object may be reset with it */
   fr->mean_force = fr->mean_slip = 0.0;
@@ -605,14 +647,14 @@ solve_zdot(newton_stats* stats, const bristles* b, double v_t, double k1,
     const double v = v_t + k1 * x, z = z_t + kz * x;
     zdot_eval e;
     zdot(b, v, z, &e);
-    const double g = e.value - x;
+    double g, slope;
+    residual_along(&e, v, x, k1, kz, &g, &slope);
     *relax = -e.d_dz; /* the bristles' relaxation rate, for the next step */
     *rate_v = e.d_dv;
     if (g == 0.0) {
       converged = true;
       break;
     }
-    const double slope = e.d_dv * k1 + e.d_dz * kz - 1.0;
     double next = x - g / slope;
     const double tolerance = tolerance_of(next, guess, v_t);
     double correction = 0.0;
@@ -704,10 +746,11 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   double* ey = &fr->exciter.x[0];
   double* ev = &fr->exciter.v[0];
   if (velocity_drive) {
-    const double y = ex->a11[0] * *ey + ex->a12[0] * *ev -
-                     ex->bx[0] * fr->exciter_mass * anchor_a;
-    *ev = ex->a21[0] * *ey + ex->a22[0] * *ev -
-          ex->bv[0] * fr->exciter_mass * anchor_a;
+    /* the anchor's term first: the state, which the last step's force
+     * has just set, comes last */
+    const double push = -fr->exciter_mass * anchor_a;
+    const double y = ex->bx[0] * push + ex->a11[0] * *ey + ex->a12[0] * *ev;
+    *ev = ex->bv[0] * push + ex->a21[0] * *ey + ex->a22[0] * *ev;
     *ey = y;
     ex_v = fr->anchor_v + *ev;
     ex_bv = ex->bv[0];
@@ -716,12 +759,12 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
     ex_v = fr->exciter_v;
     ex_bv = h / fr->exciter_mass;
   }
-  pv = ot->point_v + c->sum_next_bv * ot->pending;
-  pr = ot->right_v + c->sum_right_next_bv * ot->pending;
-  const double to_apply = ot->pending - ot->applied;
+  const double pending = ot->pending;
+  pv = ot->point_v + c->sum_next_bv * pending;
+  const double to_apply = pending - ot->applied;
   const double v_free = ex_v - pv;
 
-  double f1 = 0.0, z1 = 0.0, zd1 = 0.0;
+  double f1_0 = 0.0, f1_z = 0.0, z1 = 0.0, zd1 = 0.0;
   if (fn > 0.0) {
     /* the surface's roughness is heard while it slides: the noise scales
      * with the load and fades in over the Stribeck velocity of slip (it
@@ -748,54 +791,66 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
        * extrapolated smoothly: the guess also takes the root's response
        * (from the last solve's partials) to what they differ from their
        * own extrapolations */
-      const double* vp = fr->v_t_past;
-      const double* zp = fr->z_t_past;
-      const double jolt_v = v_t - (3.0 * (vp[0] - vp[1]) + vp[2]);
-      const double jolt_z = z_t - (3.0 * (zp[0] - zp[1]) + zp[2]);
+      double* vp = fr->v_t_past;
+      double* zp = fr->z_t_past;
+      const int i0 = fr->past_at, i1 = i0 > 0 ? i0 - 1 : 2,
+                i2 = i1 > 0 ? i1 - 1 : 2;
+      const double jolt_v = v_t - (3.0 * (vp[i0] - vp[i1]) + vp[i2]);
+      const double jolt_z = z_t - (3.0 * (zp[i0] - zp[i1]) + zp[i2]);
       const double slope = fr->zdot_v * k1 - fr->relax * kz - 1.0;
       guess -= (fr->zdot_v * jolt_v - fr->relax * jolt_z) / slope;
-      fr->v_t_past[2] = vp[1];
-      fr->v_t_past[1] = vp[0];
-      fr->v_t_past[0] = v_t;
-      fr->z_t_past[2] = zp[1];
-      fr->z_t_past[1] = zp[0];
-      fr->z_t_past[0] = z_t;
+      vp[i2] = v_t; /* the oldest's place */
+      zp[i2] = z_t;
+      fr->past_at = i2;
     }
     if (fabs(v_t) * kz > 2.0 * b.largest) {
       double dm;
       const double z_ss = sign(v_t) * steady_magnitude(&b, v_t, &dm);
       guess = (z_ss - z_t) / kz;
     }
+    /* f1 (eq 8.16) = f1_0 + f1_z z'1 */
+    f1_0 = law->sigma0 * z_t + law->sigma2 * v_t + noise;
+    f1_z = law->sigma0 * kz + law->sigma1 + law->sigma2 * k1;
     zd1 = solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &fr->relax,
                      &fr->zdot_v);
     z1 = z_t + kz * zd1;
-    f1 = law->sigma0 * z1 + law->sigma1 * zd1 + law->sigma2 * (v_t + k1 * zd1) +
-         noise;
   }
-  const double f = 0.5 * (fr->force + f1);
-  /* the modes' pass for the last step's force, which also gives their
-   * free motion over the next step (the solve above did not need it):
-   * after the solve in program order, so that the processor starts the
-   * solve, a chain of dependent operations, before the modes' many
-   * independent ones fill its window, and runs them beside it */
-  modal_advance(o, c, to_apply, &ot->point_v, &ot->right_v);
+  /* f1, the step's mean force F = (f0 + f1) / 2 and the exciter's state
+   * under F are affine in z'1: their offsets and slopes are formed beside
+   * the solve, so that each is one operation after it (the next step's
+   * chain starts from them) */
+  const double f1 = f1_0 + f1_z * zd1;
+  const double f_0 = 0.5 * fr->force + 0.5 * f1_0, f_z = 0.5 * f1_z;
+  const double f = f_0 + f_z * zd1;
   ot->applied = 0.0;
   ot->pending = f;
   ot->left = pv + c->sum_bv * f;
+  /* the right pickup's free velocity here, apart from the point's: formed
+   * beside it, the two would be read as one pair, which modal_advance()
+   * stored one by one, and such a read waits for them to reach the cache
+   * (no store forwarding) */
+  pr = ot->right_v + c->sum_right_next_bv * pending;
   ot->right = pr + c->sum_right_bv * f;
   if (velocity_drive) {
-    *ey -= ex->bx[0] * f;
-    *ev -= ex->bv[0] * f;
+    *ey = (*ey - ex->bx[0] * f_0) - (ex->bx[0] * f_z) * zd1;
+    *ev = (*ev - ex->bv[0] * f_0) - (ex->bv[0] * f_z) * zd1;
   } else {
-    fr->exciter_v -= ex_bv * f;
+    fr->exciter_v = (fr->exciter_v - ex_bv * f_0) - (ex_bv * f_z) * zd1;
   }
   fr->v = v_free + kv * f;
   fr->z = z1;
   fr->zdot_past[1] = fr->zdot_past[0];
   fr->zdot_past[0] = fr->zdot;
   fr->zdot = zd1;
-
   fr->force = f1;
+  /* the modes' pass for the last step's force, which also gives their
+   * free motion over the next step (the solve above did not need it):
+   * after the solve in program order, so that the processor starts the
+   * solve, a chain of dependent operations, before the modes' many
+   * independent ones fill its window, and runs them beside it; and after
+   * the step's own updates, which the next step's chain waits on and
+   * which then need not be kept across the call */
+  modal_advance(o, c, to_apply, &ot->point_v, &ot->right_v);
 }
 
 /* Sub-steps per sample: the bristles and the exciter form a spring-mass

@@ -130,8 +130,12 @@ typedef struct friction {
   double v;              /* relative velocity, last instant */
   double relax;          /* -dz'/dz of the bristles, 1/s */
   double zdot_v;         /* dz'/dv of the bristles */
-  /* v~ and z~ one, two and three steps before (kept with noise on) */
+  /* v~ and z~ one, two and three steps before (kept with noise on): a
+   * ring, the last at past_at, so that a step writes one of each (a shift
+   * would have the compiler move them in pairs that the next step's reads
+   * straddle, which store forwarding does not serve) */
   double v_t_past[3], z_t_past[3];
+  int past_at;
   int substeps; /* per sample */
   bool object_changed;
   friction_track track;
