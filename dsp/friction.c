@@ -718,6 +718,25 @@ typedef struct step_constants {
   bristles per_newton;
 } step_constants;
 
+/* The modes' pass for the last step's force, which also gives their free
+ * motion over the next step (the solve does not need it); returns the
+ * right pickup's free velocity here, apart from the point's.  Called
+ * just before the solve: the next step's v~ waits on the point's free
+ * velocity, and after the solve in program order the pass would enter
+ * the processor's window only as the solve drains it.  The right's is
+ * read here, apart from the point's (read at the step's start): read
+ * beside it, the two would be one pair, which modal_advance() stored one
+ * by one, and such a read waits for them to reach the cache (no store
+ * forwarding). */
+static DSP_INLINE double
+advance_modes(modal_object* o, const modal_coeffs* c, double to_apply,
+              friction_track* ot)
+{
+  const double right_v = ot->right_v;
+  modal_advance(o, c, to_apply, &ot->point_v, &ot->right_v);
+  return right_v;
+}
+
 /* One step of h seconds.  f0, z0, z'0 are the values at its start; the
  * unknown is z'1 at its end ([ch8] 8.A.1).  The bodies move under the
  * step-average force F = (f0 + f1) / 2, so v1 = v_free + Kv F, and z
@@ -764,13 +783,18 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   const double to_apply = pending - ot->applied;
   const double v_free = ex_v - pv;
 
-  double f1_0 = 0.0, f1_z = 0.0, z1 = 0.0, zd1 = 0.0;
+  double f1_0 = 0.0, f1_z = 0.0, z1 = 0.0, zd1 = 0.0, right_v;
   if (fn > 0.0) {
     /* the surface's roughness is heard while it slides: the noise scales
      * with the load and fades in over the Stribeck velocity of slip (it
-     * is explicit, from the last instant's slip) */
-    const double slip = fabs(fr->v);
-    const double noise = law->sigma3 * fn * w * slip / (slip + law->stribeck);
+     * is explicit, from the last instant's slip).  A branch, not a
+     * product with sigma3 = 0: the slip waits on the last solve, and its
+     * division would hold v~ back */
+    double noise = 0.0;
+    if (law->sigma3 != 0.0) {
+      const double slip = fabs(fr->v);
+      noise = law->sigma3 * fn * w * slip / (slip + law->stribeck);
+    }
     const double hl = h * fr->relax;
     const double theta = hl > 2.0 ? 1.0 - 1.0 / hl : 0.5;
     const double kz = theta * h;
@@ -811,9 +835,12 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
     /* f1 (eq 8.16) = f1_0 + f1_z z'1 */
     f1_0 = law->sigma0 * z_t + law->sigma2 * v_t + noise;
     f1_z = law->sigma0 * kz + law->sigma1 + law->sigma2 * k1;
+    right_v = advance_modes(o, c, to_apply, ot);
     zd1 = solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &fr->relax,
                      &fr->zdot_v);
     z1 = z_t + kz * zd1;
+  } else {
+    right_v = advance_modes(o, c, to_apply, ot);
   }
   /* f1, the step's mean force F = (f0 + f1) / 2 and the exciter's state
    * under F are affine in z'1: their offsets and slopes are formed beside
@@ -825,11 +852,7 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   ot->applied = 0.0;
   ot->pending = f;
   ot->left = pv + c->sum_bv * f;
-  /* the right pickup's free velocity here, apart from the point's: formed
-   * beside it, the two would be read as one pair, which modal_advance()
-   * stored one by one, and such a read waits for them to reach the cache
-   * (no store forwarding) */
-  pr = ot->right_v + c->sum_right_next_bv * pending;
+  pr = right_v + c->sum_right_next_bv * pending;
   ot->right = pr + c->sum_right_bv * f;
   if (velocity_drive) {
     *ey = (*ey - ex->bx[0] * f_0) - (ex->bx[0] * f_z) * zd1;
@@ -843,14 +866,6 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   fr->zdot_past[0] = fr->zdot;
   fr->zdot = zd1;
   fr->force = f1;
-  /* the modes' pass for the last step's force, which also gives their
-   * free motion over the next step (the solve above did not need it):
-   * after the solve in program order, so that the processor starts the
-   * solve, a chain of dependent operations, before the modes' many
-   * independent ones fill its window, and runs them beside it; and after
-   * the step's own updates, which the next step's chain waits on and
-   * which then need not be kept across the call */
-  modal_advance(o, c, to_apply, &ot->point_v, &ot->right_v);
 }
 
 /* Sub-steps per sample: the bristles and the exciter form a spring-mass
