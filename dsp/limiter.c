@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 #include "limiter.h"
 
-#include "dsp_util.h"
-
 #include <math.h>
 
 void
@@ -34,26 +32,7 @@ block_peak(const float* l, const float* r, uint32_t frames)
   return peak;
 }
 
-/* The gain K(e) / e for envelope values e > 1, with K = 1 + u / (1 + u /
- * span) = 1 + u span / (span + u), u = e - 1, over one division; 1 at or
- * below full scale.  Apart from the envelope's recursion, so that it
- * vectorises. */
-static DSP_INLINE void
-apply_gain(const double* e, float* l, float* r, uint32_t frames)
-{
-  const double span = LIMITER_CEILING - 1.0;
-#pragma omp simd
-  for (uint32_t t = 0; t < frames; ++t) {
-    const double u = e[t] - 1.0, den = span + u;
-    const double gain = u > 0.0 ? (den + u * span) / (den * e[t]) : 1.0;
-    l[t] = (float)(gain * l[t]);
-    r[t] = (float)(gain * r[t]);
-  }
-}
-
-enum { LIMITER_CHUNK = 64 }; /* envelope values held for apply_gain() */
-
-DSP_VECTOR_CLONES void
+void
 limiter_process(output_limiter* lim, float* l, float* r, uint32_t frames)
 {
   /* While the envelope is at or below full scale its value never matters:
@@ -62,33 +41,34 @@ limiter_process(output_limiter* lim, float* l, float* r, uint32_t frames)
    * untouched without following the envelope through it. */
   if (lim->envelope <= 1.0 && block_peak(l, r, frames) <= 1.0f)
     return;
+  const double span = LIMITER_CEILING - 1.0;
   double e = lim->envelope;
-  double env[LIMITER_CHUNK];
-  for (uint32_t t0 = 0; t0 < frames; t0 += LIMITER_CHUNK) {
-    const uint32_t n =
-        frames - t0 < LIMITER_CHUNK ? frames - t0 : LIMITER_CHUNK;
-    for (uint32_t t = 0; t < n; ++t) {
-      /* every finite peak, however loud (the physics at its extremes and
-       * +60 dB of gain reach +120 dBFS and more), is held under the
-       * ceiling; it takes hold + release x ln(peak) to recover, which
-       * CC120 cuts short.  The larger magnitude, a NaN ignored as fmax()
-       * would (compared inline: fmax() is a call). */
-      const double a = fabs((double)l[t0 + t]), b = fabs((double)r[t0 + t]);
-      const double peak = a > b || b != b ? a : b;
-      if (!isfinite(peak)) {
-        /* left to the sanitizer; it must not hold the envelope (the gain
-         * of the envelope as it is) */
-      } else if (peak >= e) {
-        e = peak;
-        lim->hold_left = lim->hold;
-      } else if (lim->hold_left > 0) {
-        --lim->hold_left;
-      } else {
-        e *= lim->release;
-      }
-      env[t] = e;
+  for (uint32_t t = 0; t < frames; ++t) {
+    /* every finite peak, however loud (the physics at its extremes and +60
+     * dB of gain reach +120 dBFS and more), is held under the ceiling; it
+     * takes hold + release x ln(peak) to recover, which CC120 cuts short.
+     * The larger magnitude, a NaN ignored as fmax() would (compared
+     * inline: fmax() is a call). */
+    const double a = fabs((double)l[t]), b = fabs((double)r[t]);
+    const double peak = a > b || b != b ? a : b;
+    if (!isfinite(peak))
+      continue; /* left to the sanitizer; it must not hold the envelope */
+    if (peak >= e) {
+      e = peak;
+      lim->hold_left = lim->hold;
+    } else if (lim->hold_left > 0) {
+      --lim->hold_left;
+    } else {
+      e *= lim->release;
     }
-    apply_gain(env, l + t0, r + t0, n);
+    if (e > 1.0) {
+      /* K(e) / e with K = 1 + u / (1 + u / span) = 1 + u span / (span + u),
+       * over one division */
+      const double u = e - 1.0, den = span + u;
+      const double gain = (den + u * span) / (den * e);
+      l[t] = (float)(gain * l[t]);
+      r[t] = (float)(gain * r[t]);
+    }
   }
   lim->envelope = e;
 }
