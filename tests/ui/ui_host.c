@@ -204,9 +204,9 @@ time_idle(host* h, const instrument* in, const char* table, double* t,
     h->descriptor->port_event(h->ui, (uint32_t)in->meter, sizeof(float), 0,
                               &value);
     const double t0 = clock_s(CLOCK_MONOTONIC);
-    const double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    const double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
     h->idle->idle(h->ui);
-    cpu[k] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    cpu[k] = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
     t[k] = clock_s(CLOCK_MONOTONIC) - t0;
     const double rest = host_frame_s - t[k];
     if (rest > 0) {
@@ -220,15 +220,24 @@ time_idle(host* h, const instrument* in, const char* table, double* t,
   return true;
 }
 
-/* Bar 4: idle() within idle_limit_s, every call's own work (process CPU)
- * and 99 in 100 by the wall clock.  The wall clock also counts the X
- * server's turn (the frame goes to Xvfb, another process, and the GL
- * driver waits for it), and this is a shared two-core machine: when a
- * neighbour holds the processor through a few calls, a run fails that
- * the UI did not slow; so a run that fails is measured again, up to
- * idle_attempts runs, and the last decides (a UI that is slow is slow
- * every time). */
-static const int idle_attempts = 3;
+/* Bar 4: idle() within idle_limit_s, every call's own work (the CPU time
+ * of the thread that calls it, the host's GUI thread: not the process's,
+ * which also counts what the GL driver's own threads do meanwhile, such
+ * as writing its shader cache) and 99 in 100 by the wall clock.  A run that
+ * fails is measured again, up to idle_attempts runs, and the last decides (a UI
+ * that is slow is slow every time), for what is not the UI's:
+ * - the wall clock also counts the X server's turn (the frame goes to
+ *   Xvfb, another process, and the GL driver waits for it), and this is a
+ *   shared two-core machine: a neighbour can hold the processor through a
+ *   few calls;
+ * - a software GL compiles the code for each kind of draw the first time
+ *   it meets it, and on a fresh machine (as CI's is) Mesa's shader cache
+ *   is empty: llvmpipe took 20-40 ms in the first partial redraw of a
+ *   meter, in the first two runs after the cache was emptied (measured),
+ *   and none after (the cache keeps it on disk).  The view draws its
+ *   first frame while the UI is created (view.c), but which partial
+ *   redraws need code of their own is the driver's affair. */
+static const int idle_attempts = 5;
 
 static void
 check_idle(host* h, const instrument* in, const char* table)
