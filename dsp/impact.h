@@ -105,7 +105,7 @@ impact_solution impact_solve(const impact_law* law, double x0, double dx_free,
  * exponent stays. */
 typedef struct impact_series {
   double a, c[9], b[9], e[8], dc[8];
-  int twice;     /* 2 a when a is a half-integer in (0, 6], else 0 */
+  int twice;     /* 2 a when a is a multiple of 1/2 in (0, 6], else 0 */
   double curv;   /* |a (a-1)| / 3, in the bound of g'' */
   double spread; /* max(1, |a-1|, |a-2|), the powers in that bound */
 } impact_series;
