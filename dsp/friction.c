@@ -720,7 +720,7 @@ typedef struct step_constants {
 
 /* The modes' pass for the last step's force, which also gives their free
  * motion over the next step (the solve does not need it); returns the
- * right pickup's free velocity here, apart from the point's.  Called
+ * pickups' free velocities here, apart from the point's.  Called
  * just before the solve: the next step's v~ waits on the point's free
  * velocity, and after the solve in program order the pass would enter
  * the processor's window only as the solve drains it.  The right's is
@@ -728,13 +728,13 @@ typedef struct step_constants {
  * beside it, the two would be one pair, which modal_advance() stored one
  * by one, and such a read waits for them to reach the cache (no store
  * forwarding). */
-static DSP_INLINE double
+static DSP_INLINE void
 advance_modes(modal_object* o, const modal_coeffs* c, double to_apply,
-              friction_track* ot)
+              friction_track* ot, double* left_v, double* right_v)
 {
-  const double right_v = ot->right_v;
-  modal_advance(o, c, to_apply, &ot->point_v, &ot->right_v);
-  return right_v;
+  *left_v = ot->left_v;
+  *right_v = ot->right_v;
+  modal_advance(o, c, to_apply, &ot->point_v, &ot->left_v, &ot->right_v);
 }
 
 /* One step of h seconds.  f0, z0, z'0 are the values at its start; the
@@ -783,7 +783,7 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   const double to_apply = pending - ot->applied;
   const double v_free = ex_v - pv;
 
-  double f1_0 = 0.0, f1_z = 0.0, z1 = 0.0, zd1 = 0.0, right_v;
+  double f1_0 = 0.0, f1_z = 0.0, z1 = 0.0, zd1 = 0.0, left_v, right_v;
   if (fn > 0.0) {
     /* the surface's roughness is heard while it slides: the noise scales
      * with the load and fades in over the Stribeck velocity of slip (it
@@ -835,12 +835,12 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
     /* f1 (eq 8.16) = f1_0 + f1_z z'1 */
     f1_0 = law->sigma0 * z_t + law->sigma2 * v_t + noise;
     f1_z = law->sigma0 * kz + law->sigma1 + law->sigma2 * k1;
-    right_v = advance_modes(o, c, to_apply, ot);
+    advance_modes(o, c, to_apply, ot, &left_v, &right_v);
     zd1 = solve_zdot(&fr->stats, &b, v_t, k1, z_t, kz, guess, &fr->relax,
                      &fr->zdot_v);
     z1 = z_t + kz * zd1;
   } else {
-    right_v = advance_modes(o, c, to_apply, ot);
+    advance_modes(o, c, to_apply, ot, &left_v, &right_v);
   }
   /* f1, the step's mean force F = (f0 + f1) / 2 and the exciter's state
    * under F are affine in z'1: their offsets and slopes are formed beside
@@ -851,7 +851,8 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   const double f = f_0 + f_z * zd1;
   ot->applied = 0.0;
   ot->pending = f;
-  ot->left = pv + c->sum_bv * f;
+  const double pl = left_v + c->sum_left_next_bv * pending;
+  ot->left = pl + c->sum_left_bv * f;
   pr = right_v + c->sum_right_next_bv * pending;
   ot->right = pr + c->sum_right_bv * f;
   if (velocity_drive) {
@@ -928,7 +929,7 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
   if (!fr->tracking && !lifted_at_rest(fr)) {
     double point_x;
     track = (friction_track){0};
-    modal_next(o, k.c, &point_x, &ot->point_v, &ot->right_v);
+    modal_next(o, k.c, &point_x, &ot->point_v, &ot->left_v, &ot->right_v);
     fr->tracking = true;
   }
   for (int t = 0; t < frames; ++t) {

@@ -102,10 +102,11 @@ double friction_solve_zdot(const friction_law* law, double fn, double v_t,
  * it.  Carried from call to call, so that any split of the samples into
  * calls computes the same numbers. */
 typedef struct friction_track {
-  double pending;          /* the last step's force */
-  double applied;          /* how much of it the modes have taken */
-  double point_v, right_v; /* next step's free velocities without it */
-  double left, right;      /* pickups after the last step */
+  double pending;                  /* the last step's force */
+  double applied;                  /* how much of it the modes have taken */
+  double point_v, left_v, right_v; /* next step's free velocities
+                                      without it */
+  double left, right;              /* pickups after the last step */
 } friction_track;
 
 typedef struct friction {

@@ -864,8 +864,8 @@ free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
 {
   const double T = 1.0 / im->sample_rate;
   const double acc = im->ext_force / im->hammer_mass;
-  double px, pv, pr;
-  modal_correct_predict(o, &o->audio, 0.0, &px, &pv, &pr);
+  double px, pv, pl, pr;
+  modal_correct_predict(o, &o->audio, 0.0, &px, &pv, &pl, &pr);
   im->hammer_x += T * im->hammer_v + 0.5 * acc * T * T;
   im->hammer_v += acc * T;
   im->point_x = px;
@@ -880,7 +880,7 @@ free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
   }
   im->contact_steps++;
   im->engaged_samples++;
-  *out_l += (float)(scale * pv);
+  *out_l += (float)(scale * pl);
   *out_r += (float)(scale * pr);
   im->clock += 1.0;
 }
@@ -922,7 +922,7 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   }
   const modal_coeffs* c = coeffs_for(im, o, m);
   if (!im->carried) {
-    modal_next(o, c, &im->next_x, &im->next_v, &im->next_r);
+    modal_next(o, c, &im->next_x, &im->next_v, &im->next_l, &im->next_r);
     im->pending = im->applied = 0.0;
     im->carried = true;
     im->carried_m = m;
@@ -938,10 +938,11 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   const double kx = -(hx + c->sum_bx);
   const double kv = -(hv + c->sum_bv);
 
-  double px = im->point_x, pv = im->point_v, pr = 0.0;
+  double px = im->point_x, pv = im->point_v, pl = 0.0, pr = 0.0;
   double x0 = im->hammer_x - px;
   double v0 = im->hammer_v - pv;
-  double next_x = im->next_x, next_v = im->next_v, next_r = im->next_r;
+  double next_x = im->next_x, next_v = im->next_v, next_l = im->next_l,
+         next_r = im->next_r;
   double pending = im->pending, applied = im->applied;
 
   for (int s = 0; s < m; ++s) {
@@ -951,6 +952,7 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double hammer_x = im->hammer_x + hammer_dx;
     const double px_free = next_x + c->sum_next_bx * pending;
     const double pv_free = next_v + c->sum_next_bv * pending;
+    const double pl_free = next_l + c->sum_left_next_bv * pending;
     const double pr_free = next_r + c->sum_right_next_bv * pending;
     /* the compression's free change, from displacements (no cancellation) */
     const double dx_free = hammer_dx - (px_free - px);
@@ -963,16 +965,18 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     /* after the solve in program order, so that the processor starts the
      * solve's chain before the pass's many independent operations */
     if (s == m - 1)
-      modal_advance_bounds(o, c, pending - applied, &next_x, &next_v, &next_r,
-                           &im->reach, &im->speed);
+      modal_advance_bounds(o, c, pending - applied, &next_x, &next_v, &next_l,
+                           &next_r, &im->reach, &im->speed);
     else
-      modal_advance_point(o, c, pending - applied, &next_x, &next_v, &next_r);
+      modal_advance_point(o, c, pending - applied, &next_x, &next_v, &next_l,
+                          &next_r);
     applied = 0.0;
     const double f = sol.force;
     newton_stats_count(&im->stats, sol.iterations, sol.converged);
     pending = f;
     px = px_free + c->sum_bx * f;
     pv = pv_free + c->sum_bv * f;
+    pl = pl_free + c->sum_left_bv * f;
     pr = pr_free + c->sum_right_bv * f;
     im->hammer_v = hammer_v - hv * f;
     im->hammer_x = hammer_x - hx * f;
@@ -988,6 +992,7 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   }
   im->next_x = next_x;
   im->next_v = next_v;
+  im->next_l = next_l;
   im->next_r = next_r;
   im->pending = pending;
   im->applied = applied;
@@ -998,7 +1003,7 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   im->x = x0;
   im->v = v0;
 
-  *out_l += (float)(scale * pv);
+  *out_l += (float)(scale * pl);
   *out_r += (float)(scale * pr);
   im->clock += 1.0;
 }

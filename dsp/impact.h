@@ -179,13 +179,13 @@ typedef struct impact {
   /* With `tracked`: the interaction point's displacement and velocity and
    * the bounds of the vibration (modal_bounds()) as the last engaged
    * sample left the object, which nothing has moved since.  With `carried`
-   * as well, the modes run a step behind (modal_advance()): next_x, next_v
-   * and next_r are the point's and the right pickup's free motion over the
+   * as well, the modes run a step behind (modal_advance()): next_x, next_v,
+   * next_l and next_r are the point's and the pickups' free motion over the
    * next step but for `pending`, the last step's force, of which the modes
    * hold `applied`; carried_m the sub-steps per sample they run at. */
   bool tracked, carried;
   double point_x, point_v, reach, speed;
-  double next_x, next_v, next_r, pending, applied;
+  double next_x, next_v, next_l, next_r, pending, applied;
   int carried_m;
   /* at the rest impact_settle() left, which nothing has disturbed since */
   bool settled;

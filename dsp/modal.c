@@ -126,31 +126,99 @@ void
 modal_coeffs_compute(const modal_object* o, double step, modal_coeffs* c)
 {
   c->step = step;
-  c->sum_bx = 0.0;
-  c->sum_bv = 0.0;
-  c->sum_right_bv = 0.0;
-  c->sum_next_bx = c->sum_next_bv = 0.0;
-  c->sum_right_next_bv = 0.0;
   for (int l = 0; l < o->n; ++l) {
     if (l < o->count && mode_enabled(o, l)) {
       const double inv_mass = o->gain[l] > 0.0 ? o->gain[l] / o->mass : 0.0;
       mode_coeffs(o->freq[l], o->decay[l], inv_mass, step, c, l);
-      c->sum_bx += c->bx[l];
-      c->sum_bv += c->bv[l];
-      c->sum_right_bv += o->pickup_r[l] * c->bv[l];
-      const double next_bv = c->a21[l] * c->bx[l] + c->a22[l] * c->bv[l];
-      c->sum_next_bx += c->a11[l] * c->bx[l] + c->a12[l] * c->bv[l];
-      c->sum_next_bv += next_bv;
-      c->sum_right_next_bv += o->pickup_r[l] * next_bv;
     } else {
       /* inert: silent and deaf */
       c->a11[l] = c->a12[l] = c->a21[l] = c->a22[l] = 0.0;
       c->bx[l] = c->bv[l] = 0.0;
     }
   }
+  modal_coeffs_weigh(o, c);
+}
+
+/* The point's and the pickups' responses to a unit force, summed over the
+ * modes: mode l's own response (b) weighed by phi_l(p), where the force
+ * acts, and by phi_l where it is read (inert modes add zeros). */
+void
+modal_coeffs_weigh(const modal_object* o, modal_coeffs* c)
+{
+  double sbx = 0.0, sbv = 0.0, slbv = 0.0, srbv = 0.0;
+  double snbx = 0.0, snbv = 0.0, slnbv = 0.0, srnbv = 0.0;
+  if (o->weighted) {
+    for (int l = 0; l < o->n; ++l) {
+      const double w = o->contact_w[l];
+      const double next_bx = c->a11[l] * c->bx[l] + c->a12[l] * c->bv[l];
+      const double next_bv = c->a21[l] * c->bx[l] + c->a22[l] * c->bv[l];
+      sbx += w * w * c->bx[l];
+      sbv += w * w * c->bv[l];
+      slbv += w * o->pickup_l[l] * c->bv[l];
+      srbv += w * o->pickup_r[l] * c->bv[l];
+      snbx += w * w * next_bx;
+      snbv += w * w * next_bv;
+      slnbv += w * o->pickup_l[l] * next_bv;
+      srnbv += w * o->pickup_r[l] * next_bv;
+    }
+  } else {
+    for (int l = 0; l < o->n; ++l) {
+      sbx += c->bx[l];
+      sbv += c->bv[l];
+      srbv += o->pickup_r[l] * c->bv[l];
+      const double next_bv = c->a21[l] * c->bx[l] + c->a22[l] * c->bv[l];
+      snbx += c->a11[l] * c->bx[l] + c->a12[l] * c->bv[l];
+      snbv += next_bv;
+      srnbv += o->pickup_r[l] * next_bv;
+    }
+    slbv = sbv; /* the left pickup is the point */
+    slnbv = snbv;
+  }
+  c->sum_bx = sbx;
+  c->sum_bv = sbv;
+  c->sum_left_bv = slbv;
+  c->sum_right_bv = srbv;
+  c->sum_next_bx = snbx;
+  c->sum_next_bv = snbv;
+  c->sum_left_next_bv = slnbv;
+  c->sum_right_next_bv = srnbv;
 }
 
 static double static_deflection(const modal_object* o, int l, double force);
+
+/* What the modes' weights give: the right pickup's weights, the bounds'
+ * weights and the static deflections; then the audio-rate sums. */
+static void
+weigh(modal_object* o)
+{
+  for (int l = 0; l < o->n; ++l) {
+    const bool on = l < o->count && mode_enabled(o, l);
+    o->deflection[l] =
+        on && o->gain[l] > 0.0 ? static_deflection(o, l, 1.0) : 0.0;
+    if (o->weighted) {
+      const double left = o->pickup_l[l];
+      o->pickup_r[l] = left + o->width * (o->shape_r[l] - left);
+      o->reach_w[l] = fabs(o->contact_w[l]);
+      o->speed_w[l] =
+          fmax(o->reach_w[l], fmax(fabs(left), fabs(o->pickup_r[l]))) *
+          o->w0[l];
+    } else {
+      /* (1 - width) + width rho, written so that rho = +1 gives 1 and
+       * rho = -1 gives 1 - 2 width exactly, as the lanes' fold does */
+      o->pickup_r[l] = 1.0 + o->width * (o->pickup_shape[l] - 1.0);
+    }
+  }
+  o->pickup_alternating = !o->weighted;
+  o->pickup_bound = 1.0;
+  if (!o->weighted) {
+    for (int l = 0; l < o->count; ++l) {
+      o->pickup_alternating =
+          o->pickup_alternating && o->pickup_shape[l] == modal_mirror_shape(l);
+      o->pickup_bound = fmax(o->pickup_bound, fabs(o->pickup_r[l]));
+    }
+  }
+  o->shapes_epoch++;
+}
 
 void
 modal_update(modal_object* o)
@@ -164,20 +232,34 @@ modal_update(modal_object* o)
         on ? sqrt(wd * wd + 1.0 / (o->decay[l] * o->decay[l])) : 0.0;
     o->w0[l] = w0;
     o->inv_w0[l] = on ? 1.0 / w0 : 0.0;
-    o->deflection[l] =
-        on && o->gain[l] > 0.0 ? static_deflection(o, l, 1.0) : 0.0;
-    /* (1 - width) + width rho, written so that rho = +1 gives 1 and
-     * rho = -1 gives 1 - 2 width exactly, as the lanes' fold does */
-    o->pickup_r[l] = 1.0 + o->width * (o->pickup_shape[l] - 1.0);
   }
-  o->pickup_alternating = true;
-  o->pickup_bound = 1.0;
-  for (int l = 0; l < o->count; ++l) {
-    o->pickup_alternating =
-        o->pickup_alternating && o->pickup_shape[l] == modal_mirror_shape(l);
-    o->pickup_bound = fmax(o->pickup_bound, fabs(o->pickup_r[l]));
-  }
+  weigh(o);
   modal_coeffs_compute(o, 1.0 / o->sample_rate, &o->audio);
+}
+
+void
+modal_set_shapes(modal_object* o, const double* contact, const double* left,
+                 const double* right)
+{
+  o->weighted = true;
+  for (int l = 0; l < MODAL_MAX_MODES; ++l) {
+    const bool in = l < o->count;
+    o->contact_w[l] = in ? contact[l] : 0.0;
+    o->pickup_l[l] = in ? left[l] : 0.0;
+    o->shape_r[l] = in ? right[l] : 0.0;
+  }
+  weigh(o);
+  modal_coeffs_weigh(o, &o->audio);
+}
+
+void
+modal_clear_shapes(modal_object* o)
+{
+  if (!o->weighted)
+    return;
+  o->weighted = false;
+  weigh(o);
+  modal_coeffs_weigh(o, &o->audio);
 }
 
 /* mode l's static deflection under a constant force at the point:
@@ -188,7 +270,8 @@ static_deflection(const modal_object* o, int l, double force)
   if (force == 0.0 || !(mode_enabled(o, l) && o->gain[l] > 0.0))
     return 0.0;
   const double wd = 2.0 * DSP_PI * o->freq[l], sigma = 1.0 / o->decay[l];
-  return force * o->gain[l] / (o->mass * (wd * wd + sigma * sigma));
+  const double x = force * o->gain[l] / (o->mass * (wd * wd + sigma * sigma));
+  return o->weighted ? o->contact_w[l] * x : x;
 }
 
 void
@@ -203,7 +286,9 @@ modal_point_mass(const modal_object* o)
   double inv = 0.0;
   for (int l = 0; l < o->count; ++l)
     if (mode_enabled(o, l) && o->gain[l] > 0.0)
-      inv += o->gain[l] / o->mass;
+      inv += o->weighted
+                 ? o->contact_w[l] * o->contact_w[l] * o->gain[l] / o->mass
+                 : o->gain[l] / o->mass;
   return inv > 0.0 ? 1.0 / inv : INFINITY;
 }
 
@@ -240,7 +325,7 @@ static const double bounds_margin = 1e-9; /* for rounding */
 
 /* what an advance over the modes sums (those it is asked for) */
 typedef struct advance_sums {
-  double point_x, point_v, right_v; /* the next step's free motion */
+  double point_x, point_v, left_v, right_v; /* the next step's free motion */
   double reach, speed; /* bounds of the vibration as the force left it */
 } advance_sums;
 

@@ -33,6 +33,17 @@
  * alternate exactly the per-mode loops read the right pickup off the lanes
  * of the left one's sum (modal_kernels.h); otherwise they sum it.
  *
+ * Mode shapes ([ch8] 8.2.2, shape.h).  modal_set_shapes() gives every
+ * mode its shape's value phi_l at the interaction point p and at the two
+ * pickups: the force then drives mode l with weight phi_l(p) (its gain
+ * being 1 / modal mass where |phi_l| = 1), the point moves by
+ * sum_l phi_l(p) x_l, and a pickup at q hears sum_l phi_l(q) v_l.  x and v
+ * are then the modes' own coordinates, which do not depend on where the
+ * object is touched: moving p or q re-weights the modes and keeps the
+ * object's state (the same object touched elsewhere).  Without shapes
+ * (`weighted` false: every phi_l(p) = 1) x_l is the mode's share of the
+ * point's displacement and the loops are as they always were.
+ *
  * All arrays are structure-of-arrays, padded to a multiple of MODAL_LANES
  * modes with inert modes, so the per-sample loops work on whole vectors.
  */
@@ -62,8 +73,9 @@ typedef struct modal_coeffs {
   alignas(64) double bv[MODAL_MAX_MODES];
   double step;           /* s */
   double sum_bx, sum_bv; /* interaction point's instantaneous response */
-  double sum_right_bv;   /* the right pickup's */
-  double sum_next_bx, sum_next_bv, sum_right_next_bv; /* one step later */
+  double sum_left_bv, sum_right_bv; /* the pickups' */
+  double sum_next_bx, sum_next_bv;  /* one step later */
+  double sum_left_next_bv, sum_right_next_bv;
 } modal_coeffs;
 
 typedef struct modal_object {
@@ -71,6 +83,15 @@ typedef struct modal_object {
   alignas(64) double v[MODAL_MAX_MODES]; /* m/s */
   alignas(64) double pickup_r[MODAL_MAX_MODES]; /* right pickup weights */
   double pickup_shape[MODAL_MAX_MODES];         /* rho_l, as set */
+  /* while `weighted`: phi_l at the interaction point and at the left
+   * pickup, the bounds' weights |phi_l(p)| and max(|phi_l| at p and at
+   * the pickups) w0 (modal_bounds_about()), and phi_l at the right
+   * pickup as set (pickup_r blends it with the left by width) */
+  alignas(64) double contact_w[MODAL_MAX_MODES];
+  alignas(64) double pickup_l[MODAL_MAX_MODES];
+  alignas(64) double reach_w[MODAL_MAX_MODES];
+  alignas(64) double speed_w[MODAL_MAX_MODES];
+  double shape_r[MODAL_MAX_MODES];
   double freq[MODAL_MAX_MODES];  /* Hz, as rendered (after transposition) */
   double decay[MODAL_MAX_MODES]; /* s, 1/e amplitude decay time */
   double gain[MODAL_MAX_MODES];  /* 1 / modal mass, relative to the mass */
@@ -91,6 +112,10 @@ typedef struct modal_object {
   /* the shapes in use alternate +1, -1 (the mirror point): the right
    * pickup comes off the lanes of the left one's sums */
   bool pickup_alternating;
+  bool weighted; /* mode shapes in use (modal_set_shapes()) */
+  /* counts changes of the shapes: a contact solver that keeps coefficients
+   * of its own re-weighs them (modal_coeffs_weigh()) when it moves */
+  unsigned shapes_epoch;
   int count; /* modes in the table */
   int n;     /* count rounded up to a multiple of MODAL_LANES */
 } modal_object;
@@ -108,6 +133,22 @@ void modal_set_width(modal_object* o, double width);
 void modal_set_pickup_shape(modal_object* o, int i, double rho);
 /* That default for mode i: +1 for even i (0-based), -1 for odd. */
 double modal_mirror_shape(int i);
+
+/* Mode shapes at the interaction point and the pickups (see above):
+ * contact[l], left[l], right[l] = phi_l at p, at the left pickup and at
+ * the right pickup, for the first `count` modes (the right pickup heard
+ * through width: phi_l(left) + width (phi_l(right) - phi_l(left))).
+ * Takes effect at once, without modal_update(); the state is kept.
+ * modal_clear_shapes(): back to no shapes (modal_set_pickup_shape()'s
+ * ratios apply again). */
+void modal_set_shapes(modal_object* o, const double* contact,
+                      const double* left, const double* right);
+void modal_clear_shapes(modal_object* o);
+
+/* Recompute the sums of coefficients for an arbitrary step (from
+ * modal_coeffs_compute()) after the shapes changed: cheap, no
+ * transcendental functions. */
+void modal_coeffs_weigh(const modal_object* o, modal_coeffs* c);
 
 /* Recompute the audio-rate coefficients and pickups; the state is kept, so
  * a ringing object changes pitch or decay without a click. */
@@ -133,22 +174,25 @@ void modal_correct(modal_object* o, const modal_coeffs* c, double force);
  * pickup velocity are
  *     point_x + sum_next_bx f,  point_v + sum_next_bv f,
  *     right_v + sum_right_next_bv f
- * where point_x, point_v, right_v come from modal_next() (on the first
- * step) or from the modal_advance() of the step before (_point() when
- * the displacement is wanted).  modal_advance()
- * applies f and the free motion of the next step, and returns them for the step
- * after it.  modal_correct() applies the last f. */
+ * (and left_v + sum_left_next_bv f for the left pickup, which is the
+ * point itself without shapes), where point_x, point_v, left_v, right_v
+ * come from modal_next() (on the first step) or from the modal_advance()
+ * of the step before (_point() when the displacement is wanted).
+ * modal_advance() applies f and the free motion of the next step, and
+ * returns them for the step after it.  modal_correct() applies the last
+ * f. */
 void modal_next(const modal_object* o, const modal_coeffs* c, double* point_x,
-                double* point_v, double* right_v);
+                double* point_v, double* left_v, double* right_v);
 void modal_advance(modal_object* o, const modal_coeffs* c, double force,
-                   double* point_v, double* right_v);
+                   double* point_v, double* left_v, double* right_v);
 void modal_advance_point(modal_object* o, const modal_coeffs* c, double force,
-                         double* point_x, double* point_v, double* right_v);
+                         double* point_x, double* point_v, double* left_v,
+                         double* right_v);
 /* modal_advance_point() that also bounds (modal_bounds()) the vibration
  * as f leaves it, before the free motion of the next step */
 void modal_advance_bounds(modal_object* o, const modal_coeffs* c, double force,
-                          double* point_x, double* point_v, double* right_v,
-                          double* reach, double* speed);
+                          double* point_x, double* point_v, double* left_v,
+                          double* right_v, double* reach, double* speed);
 
 /* Interaction point displacement and velocity now. */
 void modal_point(const modal_object* o, double* point_x, double* point_v);
@@ -159,7 +203,8 @@ void modal_pickups(const modal_object* o, double* left, double* right);
 /* Upper bounds, during free vibration, of the interaction point's
  * displacement magnitude (reach) and velocity magnitude (speed); the
  * pickups' speeds by pickup_bound times `speed` (the left's weights are
- * 1, the right's |pickup_r|).  _about(): of the vibration about the rest under
+ * 1, the right's |pickup_r|; with shapes `speed` bounds the pickups too,
+ * and pickup_bound is 1).  _about(): of the vibration about the rest under
  * a static force at the point (a weight lying on it). */
 void modal_bounds(const modal_object* o, double* reach, double* speed);
 void modal_bounds_about(const modal_object* o, double static_force,
@@ -177,9 +222,10 @@ void modal_reset(modal_object* o);
 bool modal_is_finite(const modal_object* o);
 
 /* modal_correct() with one step's force, then the free motion of the next
- * step, in one pass (force 0: the free motion alone); right_v (unless
- * NULL): the right pickup's predicted velocity. */
+ * step, in one pass (force 0: the free motion alone); left_v, right_v
+ * (unless NULL, both or neither): the pickups' predicted velocities. */
 void modal_correct_predict(modal_object* o, const modal_coeffs* c, double force,
-                           double* point_x, double* point_v, double* right_v);
+                           double* point_x, double* point_v, double* left_v,
+                           double* right_v);
 
 #endif

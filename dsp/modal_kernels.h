@@ -15,7 +15,9 @@
  * pass of its own.  Other shapes need the right pickup summed with its
  * weights: each loop that yields it is one always-inline body with a
  * constant `shaped`, chosen once per call, so the alternating loops stay
- * as they were. */
+ * as they were.  With mode shapes (`weighted`, modal.h) the force enters
+ * each mode through its phi(p), and the point and the two pickups are
+ * three weighted sums. */
 typedef double KERNEL(modal_vec)
     __attribute__((vector_size(KERNEL_LANES * sizeof(double)), may_alias));
 #define modal_vec KERNEL(modal_vec)
@@ -64,14 +66,15 @@ KERNEL(lanes_pickups)(const modal_object* o, const modal_vec* sv, double* left,
  * end.  The arithmetic of each mode and sample is the same however the
  * frames are split, so the output does not depend on the host's blocks. */
 static DSP_INLINE KERNEL_TARGET void
-KERNEL(ring_chunk)(modal_object* o, int l, int pair, bool shaped, int len,
-                   modal_vec* acc, modal_vec* acc_r)
+KERNEL(ring_chunk)(modal_object* o, int l, int pair, bool shaped, bool weighted,
+                   int len, modal_vec* acc, modal_vec* acc_r)
 {
   const int k = KERNEL_LANES;
   const modal_coeffs* c = &o->audio;
   double* x = o->x;
   double* v = o->v;
   const modal_vec r0 = LOAD(o->pickup_r + l);
+  const modal_vec p0 = LOAD(o->pickup_l + l);
   const modal_vec a11 = LOAD(c->a11 + l), a12 = LOAD(c->a12 + l);
   const modal_vec a21 = LOAD(c->a21 + l), a22 = LOAD(c->a22 + l);
   modal_vec x0 = LOAD(x + l), v0 = LOAD(v + l);
@@ -80,6 +83,7 @@ KERNEL(ring_chunk)(modal_object* o, int l, int pair, bool shaped, int len,
     const modal_vec b21 = LOAD(c->a21 + l + k), b22 = LOAD(c->a22 + l + k);
     modal_vec x1 = LOAD(x + l + k), v1 = LOAD(v + l + k);
     const modal_vec r1 = LOAD(o->pickup_r + l + k);
+    const modal_vec p1 = LOAD(o->pickup_l + l + k);
     for (int t = 0; t < len; ++t) {
       const modal_vec xn0 = a11 * x0 + a12 * v0;
       const modal_vec vn0 = a21 * x0 + a22 * v0;
@@ -89,7 +93,10 @@ KERNEL(ring_chunk)(modal_object* o, int l, int pair, bool shaped, int len,
       v0 = vn0;
       x1 = xn1;
       v1 = vn1;
-      acc[t] += vn0 + vn1;
+      if (weighted)
+        acc[t] += p0 * vn0 + p1 * vn1;
+      else
+        acc[t] += vn0 + vn1;
       if (shaped)
         acc_r[t] += r0 * vn0 + r1 * vn1;
     }
@@ -101,7 +108,10 @@ KERNEL(ring_chunk)(modal_object* o, int l, int pair, bool shaped, int len,
       const modal_vec vn0 = a21 * x0 + a22 * v0;
       x0 = xn0;
       v0 = vn0;
-      acc[t] += vn0;
+      if (weighted)
+        acc[t] += p0 * vn0;
+      else
+        acc[t] += vn0;
       if (shaped)
         acc_r[t] += r0 * vn0;
     }
@@ -112,7 +122,7 @@ KERNEL(ring_chunk)(modal_object* o, int l, int pair, bool shaped, int len,
 
 static DSP_INLINE KERNEL_TARGET void
 KERNEL(ring)(modal_object* o, int frames, float* out_l, float* out_r,
-             double scale, bool shaped)
+             double scale, bool shaped, bool weighted)
 {
   const int n = o->n;
   modal_vec acc[RING_FRAMES], acc_r[RING_FRAMES];
@@ -123,9 +133,9 @@ KERNEL(ring)(modal_object* o, int frames, float* out_l, float* out_r,
       memset(acc_r, 0, sizeof(acc_r[0]) * (size_t)len);
     for (int l = 0; l < n; l += 2 * KERNEL_LANES) {
       if (l + KERNEL_LANES < n)
-        KERNEL(ring_chunk)(o, l, 1, shaped, len, acc, acc_r);
+        KERNEL(ring_chunk)(o, l, 1, shaped, weighted, len, acc, acc_r);
       else
-        KERNEL(ring_chunk)(o, l, 0, shaped, len, acc, acc_r);
+        KERNEL(ring_chunk)(o, l, 0, shaped, weighted, len, acc, acc_r);
     }
     for (int t = 0; t < len; ++t) {
       double left, right;
@@ -145,10 +155,12 @@ KERNEL_EXPORT void
 KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
                    double scale)
 {
-  if (o->pickup_alternating)
-    KERNEL(ring)(o, frames, out_l, out_r, scale, false);
+  if (o->weighted)
+    KERNEL(ring)(o, frames, out_l, out_r, scale, true, true);
+  else if (o->pickup_alternating)
+    KERNEL(ring)(o, frames, out_l, out_r, scale, false, false);
   else
-    KERNEL(ring)(o, frames, out_l, out_r, scale, true);
+    KERNEL(ring)(o, frames, out_l, out_r, scale, true, false);
 }
 
 /* the pickups from the velocity sums: off the lanes of sv, or sr when
@@ -168,29 +180,48 @@ KERNEL(sums_pickups)(const modal_object* o, const modal_vec* sv,
 
 static DSP_INLINE KERNEL_TARGET void
 KERNEL(next)(const modal_object* o, const modal_coeffs* c, bool shaped,
-             double* point_x, double* point_v, double* right_v)
+             bool weighted, double* point_x, double* point_v, double* left_v,
+             double* right_v)
 {
-  modal_vec sx = {0}, sv = {0}, sr = {0};
+  modal_vec sx = {0}, sv = {0}, sl = {0}, sr = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
     const modal_vec x = LOAD(o->x + l), v = LOAD(o->v + l);
-    sx += LOAD(c->a11 + l) * x + LOAD(c->a12 + l) * v;
+    const modal_vec xn = LOAD(c->a11 + l) * x + LOAD(c->a12 + l) * v;
     const modal_vec vn = LOAD(c->a21 + l) * x + LOAD(c->a22 + l) * v;
-    sv += vn;
+    if (weighted) {
+      const modal_vec w = LOAD(o->contact_w + l);
+      sx += w * xn;
+      sv += w * vn;
+      sl += LOAD(o->pickup_l + l) * vn;
+    } else {
+      sx += xn;
+      sv += vn;
+    }
     if (shaped)
       sr += LOAD(o->pickup_r + l) * vn;
   }
   *point_x = KERNEL(lanes_sum)(&sx);
-  KERNEL(sums_pickups)(o, &sv, &sr, shaped, point_v, right_v);
+  if (weighted) {
+    *point_v = KERNEL(lanes_sum)(&sv);
+    *left_v = KERNEL(lanes_sum)(&sl);
+    *right_v = KERNEL(lanes_sum)(&sr);
+  } else {
+    KERNEL(sums_pickups)(o, &sv, &sr, shaped, point_v, right_v);
+    *left_v = *point_v;
+  }
 }
 
 KERNEL_EXPORT void
 KERNEL(modal_next)(const modal_object* o, const modal_coeffs* c,
-                   double* point_x, double* point_v, double* right_v)
+                   double* point_x, double* point_v, double* left_v,
+                   double* right_v)
 {
-  if (o->pickup_alternating)
-    KERNEL(next)(o, c, false, point_x, point_v, right_v);
+  if (o->weighted)
+    KERNEL(next)(o, c, true, true, point_x, point_v, left_v, right_v);
+  else if (o->pickup_alternating)
+    KERNEL(next)(o, c, false, false, point_x, point_v, left_v, right_v);
   else
-    KERNEL(next)(o, c, true, point_x, point_v, right_v);
+    KERNEL(next)(o, c, true, false, point_x, point_v, left_v, right_v);
 }
 
 /* For a free damped mode w0^2 y^2 + y'^2 never grows (its derivative is
@@ -200,46 +231,74 @@ KERNEL(modal_next)(const modal_object* o, const modal_coeffs* c,
  * sums over the modes bound the interaction point.  Adds the amplitudes of
  * modes l.. (one vector) to *sx and w0 times them to *sv. */
 static DSP_INLINE KERNEL_TARGET void
-KERNEL(amplitudes)(const modal_object* o, int l, modal_vec y, modal_vec v,
-                   modal_vec* sx, modal_vec* sv)
+KERNEL(amplitudes)(const modal_object* o, int l, bool weighted, modal_vec y,
+                   modal_vec v, modal_vec* sx, modal_vec* sv)
 {
   const modal_vec u = v * LOAD(o->inv_w0 + l);
   modal_vec amp = y * y + u * u;
   for (int k = 0; k < KERNEL_LANES; ++k)
     amp[k] = sqrt(amp[k]);
-  *sx += amp;
-  *sv += amp * LOAD(o->w0 + l);
+  if (weighted) {
+    /* the point moves by |phi(p)| amp, a pickup by |phi(q)| amp */
+    *sx += amp * LOAD(o->reach_w + l);
+    *sv += amp * LOAD(o->speed_w + l);
+  } else {
+    *sx += amp;
+    *sv += amp * LOAD(o->w0 + l);
+  }
 }
 
-/* the body of the advances; with_x, shaped and with_bounds constants, so
- * each gets its loop */
+/* the body of the advances; with_x, shaped, weighted and with_bounds
+ * constants, so each gets its loop */
 static DSP_INLINE KERNEL_TARGET advance_sums
 KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force,
-                bool with_x, bool shaped, bool with_bounds)
+                bool with_x, bool shaped, bool weighted, bool with_bounds)
 {
-  modal_vec sx = {0}, sv = {0}, sr = {0}, ax = {0}, av = {0};
+  modal_vec sx = {0}, sv = {0}, sl = {0}, sr = {0}, ax = {0}, av = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
     const modal_vec a11 = LOAD(c->a11 + l), a12 = LOAD(c->a12 + l);
     const modal_vec a21 = LOAD(c->a21 + l), a22 = LOAD(c->a22 + l);
-    const modal_vec xc = LOAD(o->x + l) + LOAD(c->bx + l) * force;
-    const modal_vec vc = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    modal_vec xc, vc, w = {0};
+    if (weighted) {
+      w = LOAD(o->contact_w + l);
+      const modal_vec wf = w * force; /* phi(p) F drives the mode */
+      xc = LOAD(o->x + l) + LOAD(c->bx + l) * wf;
+      vc = LOAD(o->v + l) + LOAD(c->bv + l) * wf;
+    } else {
+      xc = LOAD(o->x + l) + LOAD(c->bx + l) * force;
+      vc = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    }
     if (with_bounds)
-      KERNEL(amplitudes)(o, l, xc, vc, &ax, &av);
+      KERNEL(amplitudes)(o, l, weighted, xc, vc, &ax, &av);
     const modal_vec xn = a11 * xc + a12 * vc;
     const modal_vec vn = a21 * xc + a22 * vc;
     STORE(o->x + l, xn);
     STORE(o->v + l, vn);
-    if (with_x)
-      sx += a11 * xn + a12 * vn;
     const modal_vec vnn = a21 * xn + a22 * vn;
-    sv += vnn;
+    if (weighted) {
+      if (with_x)
+        sx += w * (a11 * xn + a12 * vn);
+      sv += w * vnn;
+      sl += LOAD(o->pickup_l + l) * vnn;
+    } else {
+      if (with_x)
+        sx += a11 * xn + a12 * vn;
+      sv += vnn;
+    }
     if (shaped)
       sr += LOAD(o->pickup_r + l) * vnn;
   }
   advance_sums s = {0};
   if (with_x)
     s.point_x = KERNEL(lanes_sum)(&sx);
-  KERNEL(sums_pickups)(o, &sv, &sr, shaped, &s.point_v, &s.right_v);
+  if (weighted) {
+    s.point_v = KERNEL(lanes_sum)(&sv);
+    s.left_v = KERNEL(lanes_sum)(&sl);
+    s.right_v = KERNEL(lanes_sum)(&sr);
+  } else {
+    KERNEL(sums_pickups)(o, &sv, &sr, shaped, &s.point_v, &s.right_v);
+    s.left_v = s.point_v;
+  }
   if (with_bounds) {
     s.reach = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&ax);
     s.speed = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&av);
@@ -247,54 +306,63 @@ KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force,
   return s;
 }
 
+/* the advance for o's pickups and shapes */
+#define ADVANCE(o, c, force, with_x, with_bounds)                              \
+  ((o)->weighted                                                               \
+       ? KERNEL(advance)(o, c, force, with_x, true, true, with_bounds)         \
+   : (o)->pickup_alternating                                                   \
+       ? KERNEL(advance)(o, c, force, with_x, false, false, with_bounds)       \
+       : KERNEL(advance)(o, c, force, with_x, true, false, with_bounds))
+
 KERNEL_EXPORT void
 KERNEL(modal_advance)(modal_object* o, const modal_coeffs* c, double force,
-                      double* point_v, double* right_v)
+                      double* point_v, double* left_v, double* right_v)
 {
-  advance_sums s;
-  if (o->pickup_alternating)
-    s = KERNEL(advance)(o, c, force, false, false, false);
-  else
-    s = KERNEL(advance)(o, c, force, false, true, false);
+  const advance_sums s = ADVANCE(o, c, force, false, false);
   *point_v = s.point_v;
+  *left_v = s.left_v;
   *right_v = s.right_v;
 }
 
 KERNEL_EXPORT void
 KERNEL(modal_advance_point)(modal_object* o, const modal_coeffs* c,
                             double force, double* point_x, double* point_v,
-                            double* right_v)
+                            double* left_v, double* right_v)
 {
-  advance_sums s;
-  if (o->pickup_alternating)
-    s = KERNEL(advance)(o, c, force, true, false, false);
-  else
-    s = KERNEL(advance)(o, c, force, true, true, false);
+  const advance_sums s = ADVANCE(o, c, force, true, false);
   *point_x = s.point_x;
   *point_v = s.point_v;
+  *left_v = s.left_v;
   *right_v = s.right_v;
 }
 
 KERNEL_EXPORT void
 KERNEL(modal_advance_bounds)(modal_object* o, const modal_coeffs* c,
                              double force, double* point_x, double* point_v,
-                             double* right_v, double* reach, double* speed)
+                             double* left_v, double* right_v, double* reach,
+                             double* speed)
 {
-  advance_sums s;
-  if (o->pickup_alternating)
-    s = KERNEL(advance)(o, c, force, true, false, true);
-  else
-    s = KERNEL(advance)(o, c, force, true, true, true);
+  const advance_sums s = ADVANCE(o, c, force, true, true);
   *point_x = s.point_x;
   *point_v = s.point_v;
+  *left_v = s.left_v;
   *right_v = s.right_v;
   *reach = s.reach;
   *speed = s.speed;
 }
+#undef ADVANCE
 
 KERNEL_EXPORT void
 KERNEL(modal_correct)(modal_object* o, const modal_coeffs* c, double force)
 {
+  if (o->weighted) {
+    for (int l = 0; l < o->n; l += KERNEL_LANES) {
+      const modal_vec wf = LOAD(o->contact_w + l) * force;
+      STORE(o->x + l, LOAD(o->x + l) + LOAD(c->bx + l) * wf);
+      STORE(o->v + l, LOAD(o->v + l) + LOAD(c->bv + l) * wf);
+    }
+    return;
+  }
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
     STORE(o->x + l, LOAD(o->x + l) + LOAD(c->bx + l) * force);
     STORE(o->v + l, LOAD(o->v + l) + LOAD(c->bv + l) * force);
@@ -305,21 +373,33 @@ KERNEL_EXPORT void
 KERNEL(modal_point)(const modal_object* o, double* point_x, double* point_v)
 {
   modal_vec sx = {0}, sv = {0};
-  for (int l = 0; l < o->n; l += KERNEL_LANES) {
-    sx += LOAD(o->x + l);
-    sv += LOAD(o->v + l);
+  if (o->weighted) {
+    for (int l = 0; l < o->n; l += KERNEL_LANES) {
+      const modal_vec w = LOAD(o->contact_w + l);
+      sx += w * LOAD(o->x + l);
+      sv += w * LOAD(o->v + l);
+    }
+  } else {
+    for (int l = 0; l < o->n; l += KERNEL_LANES) {
+      sx += LOAD(o->x + l);
+      sv += LOAD(o->v + l);
+    }
   }
   *point_x = KERNEL(lanes_sum)(&sx);
   *point_v = KERNEL(lanes_sum)(&sv);
 }
 
 static DSP_INLINE KERNEL_TARGET void
-KERNEL(pickups)(const modal_object* o, bool shaped, double* left, double* right)
+KERNEL(pickups)(const modal_object* o, bool shaped, bool weighted, double* left,
+                double* right)
 {
   modal_vec sv = {0}, sr = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
     const modal_vec v = LOAD(o->v + l);
-    sv += v;
+    if (weighted)
+      sv += LOAD(o->pickup_l + l) * v;
+    else
+      sv += v;
     if (shaped)
       sr += LOAD(o->pickup_r + l) * v;
   }
@@ -329,10 +409,12 @@ KERNEL(pickups)(const modal_object* o, bool shaped, double* left, double* right)
 KERNEL_EXPORT void
 KERNEL(modal_pickups)(const modal_object* o, double* left, double* right)
 {
-  if (o->pickup_alternating)
-    KERNEL(pickups)(o, false, left, right);
+  if (o->weighted)
+    KERNEL(pickups)(o, true, true, left, right);
+  else if (o->pickup_alternating)
+    KERNEL(pickups)(o, false, false, left, right);
   else
-    KERNEL(pickups)(o, true, left, right);
+    KERNEL(pickups)(o, true, false, left, right);
 }
 
 KERNEL_EXPORT void
@@ -342,7 +424,10 @@ KERNEL(modal_bounds_about)(const modal_object* o, double static_force,
   modal_vec sx = {0}, sv = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
     const modal_vec y = LOAD(o->x + l) - static_force * LOAD(o->deflection + l);
-    KERNEL(amplitudes)(o, l, y, LOAD(o->v + l), &sx, &sv);
+    if (o->weighted)
+      KERNEL(amplitudes)(o, l, true, y, LOAD(o->v + l), &sx, &sv);
+    else
+      KERNEL(amplitudes)(o, l, false, y, LOAD(o->v + l), &sx, &sv);
   }
   *reach = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&sx);
   *speed = (1.0 + bounds_margin) * KERNEL(lanes_sum)(&sv);
@@ -363,39 +448,67 @@ KERNEL(modal_is_finite)(const modal_object* o)
  * the shapes alternate). */
 static DSP_INLINE KERNEL_TARGET void
 KERNEL(correct_predict)(modal_object* o, const modal_coeffs* c, double force,
-                        bool shaped, double* point_x, double* point_v,
-                        double* right_v)
+                        bool shaped, bool weighted, double* point_x,
+                        double* point_v, double* left_v, double* right_v)
 {
-  modal_vec sx = {0}, sv = {0}, sr = {0};
+  modal_vec sx = {0}, sv = {0}, sl = {0}, sr = {0};
   for (int l = 0; l < o->n; l += KERNEL_LANES) {
-    const modal_vec xc = LOAD(o->x + l) + LOAD(c->bx + l) * force;
-    const modal_vec vc = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    modal_vec xc, vc, w = {0};
+    if (weighted) {
+      w = LOAD(o->contact_w + l);
+      const modal_vec wf = w * force;
+      xc = LOAD(o->x + l) + LOAD(c->bx + l) * wf;
+      vc = LOAD(o->v + l) + LOAD(c->bv + l) * wf;
+    } else {
+      xc = LOAD(o->x + l) + LOAD(c->bx + l) * force;
+      vc = LOAD(o->v + l) + LOAD(c->bv + l) * force;
+    }
     const modal_vec xn = LOAD(c->a11 + l) * xc + LOAD(c->a12 + l) * vc;
     const modal_vec vn = LOAD(c->a21 + l) * xc + LOAD(c->a22 + l) * vc;
     STORE(o->x + l, xn);
     STORE(o->v + l, vn);
-    sx += xn;
-    sv += vn;
+    if (weighted) {
+      sx += w * xn;
+      sv += w * vn;
+      sl += LOAD(o->pickup_l + l) * vn;
+    } else {
+      sx += xn;
+      sv += vn;
+    }
     if (shaped)
       sr += LOAD(o->pickup_r + l) * vn;
   }
   *point_x = KERNEL(lanes_sum)(&sx);
-  double right;
-  KERNEL(sums_pickups)(o, &sv, &sr, shaped, point_v, &right);
-  if (right_v)
+  double left, right;
+  if (weighted) {
+    *point_v = KERNEL(lanes_sum)(&sv);
+    left = KERNEL(lanes_sum)(&sl);
+    right = KERNEL(lanes_sum)(&sr);
+  } else {
+    KERNEL(sums_pickups)(o, &sv, &sr, shaped, point_v, &right);
+    left = *point_v;
+  }
+  if (right_v) {
+    *left_v = left;
     *right_v = right;
+  }
 }
 
 KERNEL_EXPORT void
 KERNEL(modal_correct_predict)(modal_object* o, const modal_coeffs* c,
                               double force, double* point_x, double* point_v,
-                              double* right_v)
+                              double* left_v, double* right_v)
 {
   /* without right_v the lanes' right pickup is computed and dropped */
-  if (o->pickup_alternating || !right_v)
-    KERNEL(correct_predict)(o, c, force, false, point_x, point_v, right_v);
+  if (o->weighted)
+    KERNEL(correct_predict)
+    (o, c, force, true, true, point_x, point_v, left_v, right_v);
+  else if (o->pickup_alternating || !right_v)
+    KERNEL(correct_predict)
+    (o, c, force, false, false, point_x, point_v, left_v, right_v);
   else
-    KERNEL(correct_predict)(o, c, force, true, point_x, point_v, right_v);
+    KERNEL(correct_predict)
+    (o, c, force, true, false, point_x, point_v, left_v, right_v);
 }
 
 #undef modal_vec

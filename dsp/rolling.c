@@ -216,7 +216,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   if (!r->carried) {
     double pv;
     modal_point(o, &r->point_x, &pv);
-    modal_next(o, &r->sub, &r->next_x, &r->next_v, &r->next_r);
+    modal_next(o, &r->sub, &r->next_x, &r->next_v, &r->next_l, &r->next_r);
     r->pending = 0.0;
     r->x0 = r->ball_x - r->point_x + r->offset;
     r->turn_c = cos(r->distance / radius);
@@ -224,7 +224,8 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
     r->carried = true;
   }
   double px = r->point_x, next_x = r->next_x, next_v = r->next_v,
-         next_r = r->next_r, pending = r->pending, x0 = r->x0;
+         next_l = r->next_l, next_r = r->next_r, pending = r->pending,
+         x0 = r->x0;
   double applied = pending; /* of `pending`, already in the modes */
   double force_sum = 0.0;
   long touching = 0;
@@ -256,10 +257,10 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
       const double ball_dx = h * r->ball_v + hx * w;
       const double ball_v = r->ball_v + hv * w;
       const double px_free = next_x + r->sub.sum_next_bx * pending;
-      const double pv_free = next_v + r->sub.sum_next_bv * pending;
+      const double pl_free = next_l + r->sub.sum_left_next_bv * pending;
       const double pr_free = next_r + r->sub.sum_right_next_bv * pending;
       modal_advance_point(o, &r->sub, pending - applied, &next_x, &next_v,
-                          &next_r);
+                          &next_l, &next_r);
       applied = 0.0;
       const double dx_free = ball_dx - (px_free - px) + (offset - r->offset);
 
@@ -271,7 +272,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
       touching += f != 0.0;
       pending = f;
       px = px_free + r->sub.sum_bx * f;
-      left = pv_free + r->sub.sum_bv * f;
+      left = pl_free + r->sub.sum_left_bv * f;
       right = pr_free + r->sub.sum_right_bv * f;
       r->ball_v = ball_v - hv * f;
       r->ball_x += ball_dx - hx * f;
@@ -289,6 +290,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   r->point_x = px;
   r->next_x = next_x;
   r->next_v = next_v;
+  r->next_l = next_l;
   r->next_r = next_r;
   r->pending = pending;
   r->x0 = x0;

@@ -242,7 +242,8 @@ ring_output(void)
     double peak = 0.0, off = 0.0;
     for (int t = 0; t < FRAMES; ++t) {
       double px, pv, left, right;
-      modal_correct_predict(&stepped, &stepped.audio, 0.0, &px, &pv, NULL);
+      modal_correct_predict(&stepped, &stepped.audio, 0.0, &px, &pv, NULL,
+                            NULL);
       modal_pickups(&stepped, &left, &right);
       peak = fmax(peak, fmax(fabs(left), fabs(right)));
       off = fmax(off, fmax(fabs(l[t] - left), fabs(r[t] - right)));

@@ -5,10 +5,11 @@
  * with each other.  A machine runs one copy only, so the others would go
  * untested where they run; this program includes modal.c itself, reaches
  * every copy, and runs each one this processor can execute on the same
- * objects: 1 to 128 modes, mirror and other pickup shapes, a force and
- * none, every kernel.  Each result is compared with the baseline copy's
- * (2 lanes, no FMA): they differ only in the order the lanes are summed
- * and in FMA's roundings, so by a few ulps of the terms' magnitudes.
+ * objects: 1 to 128 modes, mirror and other pickup shapes, mode shapes
+ * (modal_set_shapes()), a force and none, every kernel.  Each result is
+ * compared with the baseline copy's (2 lanes, no FMA): they differ only in the
+ * order the lanes are summed and in FMA's roundings, so by a few ulps of the
+ * terms' magnitudes.
  */
 #include "../../dsp/modal.c"
 
@@ -30,19 +31,20 @@ typedef struct copy {
   bool runs; /* this processor has the instruction set */
   void (*ring)(modal_object*, int, float*, float*, double);
   void (*next)(const modal_object*, const modal_coeffs*, double*, double*,
-               double*);
+               double*, double*);
   void (*advance_point)(modal_object*, const modal_coeffs*, double, double*,
-                        double*, double*);
-  void (*advance)(modal_object*, const modal_coeffs*, double, double*, double*);
+                        double*, double*, double*);
+  void (*advance)(modal_object*, const modal_coeffs*, double, double*, double*,
+                  double*);
   void (*correct)(modal_object*, const modal_coeffs*, double);
   void (*point)(const modal_object*, double*, double*);
   void (*pickups)(const modal_object*, double*, double*);
   void (*bounds_about)(const modal_object*, double, double*, double*);
   bool (*is_finite)(const modal_object*);
   void (*advance_bounds)(modal_object*, const modal_coeffs*, double, double*,
-                         double*, double*, double*, double*);
+                         double*, double*, double*, double*, double*);
   void (*correct_predict)(modal_object*, const modal_coeffs*, double, double*,
-                          double*, double*);
+                          double*, double*, double*);
 } copy;
 
 #define COPY(suffix, name, runs)                                               \
@@ -65,10 +67,15 @@ uniform(void)
   return rng / 4294967296.0;
 }
 
+/* How the pickups are heard: at the mirror point, through pickup shape
+ * ratios, through mode shapes at the point and the pickups. */
+enum { MIRROR, SHAPED, WEIGHTED, PICKUP_KINDS };
+
 /* an object of n modes from 50 Hz to 18 kHz in a random state */
 static void
-random_object(modal_object* o, int n, bool shaped)
+random_object(modal_object* o, int n, int kind)
 {
+  const bool shaped = kind == SHAPED;
   modal_init(o, 48000.0);
   modal_set_count(o, n);
   modal_set_width(o, 0.7);
@@ -79,6 +86,15 @@ random_object(modal_object* o, int n, bool shaped)
       modal_set_pickup_shape(o, l, 4.0 * uniform() - 2.0);
   }
   modal_update(o);
+  if (kind == WEIGHTED) {
+    double p[MODAL_MAX_MODES], ql[MODAL_MAX_MODES], qr[MODAL_MAX_MODES];
+    for (int l = 0; l < n; ++l) {
+      p[l] = 2.0 * uniform() - 1.0;
+      ql[l] = 2.0 * uniform() - 1.0;
+      qr[l] = 2.0 * uniform() - 1.0;
+    }
+    modal_set_shapes(o, p, ql, qr);
+  }
   for (int l = 0; l < n; ++l) {
     o->x[l] = 1e-6 * (2.0 * uniform() - 1.0);
     o->v[l] = 1e-3 * (2.0 * uniform() - 1.0);
@@ -97,7 +113,8 @@ tolerance_of(const modal_object* before, const modal_object* after)
 {
   double sx = 0.0, sv = 0.0;
   for (int l = 0; l < before->n; ++l) {
-    const double w = 1.0 + fabs(before->pickup_r[l]);
+    const double w = 1.0 + fabs(before->pickup_r[l]) +
+                     fabs(before->pickup_l[l]) + fabs(before->contact_w[l]);
     sx += w * (fabs(before->x[l]) + fabs(after->x[l]));
     sv += w * (fabs(before->v[l]) + fabs(after->v[l]));
   }
@@ -132,20 +149,21 @@ same_state(const char* what, const char* name, const modal_object* a,
 enum { FRAMES = 300 };
 
 static void
-compare(const copy* c, const copy* base, int n, bool shaped)
+compare(const copy* c, const copy* base, int n, int kind)
 {
   static modal_object a, b, before;
-  random_object(&a, n, shaped);
+  random_object(&a, n, kind);
   b = a;
   const double force = 0.3;
-  double ra[5], rb[5];
+  double ra[6], rb[6];
   tolerance tol = tolerance_of(&b, &b);
 
-  c->next(&a, &a.audio, &ra[0], &ra[1], &ra[2]);
-  base->next(&b, &b.audio, &rb[0], &rb[1], &rb[2]);
+  c->next(&a, &a.audio, &ra[0], &ra[1], &ra[2], &ra[3]);
+  base->next(&b, &b.audio, &rb[0], &rb[1], &rb[2], &rb[3]);
   same("modal_next point_x", c->name, n, ra[0], rb[0], tol.x);
   same("modal_next point_v", c->name, n, ra[1], rb[1], tol.v);
-  same("modal_next right_v", c->name, n, ra[2], rb[2], tol.v);
+  same("modal_next left_v", c->name, n, ra[2], rb[2], tol.v);
+  same("modal_next right_v", c->name, n, ra[3], rb[3], tol.v);
 
   c->point(&a, &ra[0], &ra[1]);
   base->point(&b, &rb[0], &rb[1]);
@@ -169,21 +187,23 @@ compare(const copy* c, const copy* base, int n, bool shaped)
         c->name);
 
   before = b;
-  c->advance_point(&a, &a.audio, force, &ra[0], &ra[1], &ra[2]);
-  base->advance_point(&b, &b.audio, force, &rb[0], &rb[1], &rb[2]);
+  c->advance_point(&a, &a.audio, force, &ra[0], &ra[1], &ra[2], &ra[3]);
+  base->advance_point(&b, &b.audio, force, &rb[0], &rb[1], &rb[2], &rb[3]);
   tol = tolerance_of(&before, &b);
   same_state("modal_advance_point state", c->name, &a, &b, tol);
   same("modal_advance_point point_x", c->name, n, ra[0], rb[0], tol.x);
   same("modal_advance_point point_v", c->name, n, ra[1], rb[1], tol.v);
-  same("modal_advance_point right_v", c->name, n, ra[2], rb[2], tol.v);
+  same("modal_advance_point left_v", c->name, n, ra[2], rb[2], tol.v);
+  same("modal_advance_point right_v", c->name, n, ra[3], rb[3], tol.v);
 
   before = b;
-  c->advance(&a, &a.audio, -force, &ra[0], &ra[1]);
-  base->advance(&b, &b.audio, -force, &rb[0], &rb[1]);
+  c->advance(&a, &a.audio, -force, &ra[0], &ra[1], &ra[2]);
+  base->advance(&b, &b.audio, -force, &rb[0], &rb[1], &rb[2]);
   tol = tolerance_of(&before, &b);
   same_state("modal_advance state", c->name, &a, &b, tol);
   same("modal_advance point_v", c->name, n, ra[0], rb[0], tol.v);
-  same("modal_advance right_v", c->name, n, ra[1], rb[1], tol.v);
+  same("modal_advance left_v", c->name, n, ra[1], rb[1], tol.v);
+  same("modal_advance right_v", c->name, n, ra[2], rb[2], tol.v);
 
   before = b;
   c->correct(&a, &a.audio, force);
@@ -192,27 +212,29 @@ compare(const copy* c, const copy* base, int n, bool shaped)
 
   before = b;
   c->advance_bounds(&a, &a.audio, -force, &ra[0], &ra[1], &ra[2], &ra[3],
-                    &ra[4]);
+                    &ra[4], &ra[5]);
   base->advance_bounds(&b, &b.audio, -force, &rb[0], &rb[1], &rb[2], &rb[3],
-                       &rb[4]);
+                       &rb[4], &rb[5]);
   tol = tolerance_of(&before, &b);
   same_state("modal_advance_bounds state", c->name, &a, &b, tol);
   same("modal_advance_bounds point_x", c->name, n, ra[0], rb[0], tol.x);
   same("modal_advance_bounds point_v", c->name, n, ra[1], rb[1], tol.v);
-  same("modal_advance_bounds right_v", c->name, n, ra[2], rb[2], tol.v);
-  same("modal_advance_bounds reach", c->name, n, ra[3], rb[3],
-       ulps_per_term * (n + 8) * DBL_EPSILON * rb[3]);
-  same("modal_advance_bounds speed", c->name, n, ra[4], rb[4],
+  same("modal_advance_bounds left_v", c->name, n, ra[2], rb[2], tol.v);
+  same("modal_advance_bounds right_v", c->name, n, ra[3], rb[3], tol.v);
+  same("modal_advance_bounds reach", c->name, n, ra[4], rb[4],
        ulps_per_term * (n + 8) * DBL_EPSILON * rb[4]);
+  same("modal_advance_bounds speed", c->name, n, ra[5], rb[5],
+       ulps_per_term * (n + 8) * DBL_EPSILON * rb[5]);
 
   before = b;
-  c->correct_predict(&a, &a.audio, force, &ra[0], &ra[1], &ra[2]);
-  base->correct_predict(&b, &b.audio, force, &rb[0], &rb[1], &rb[2]);
+  c->correct_predict(&a, &a.audio, force, &ra[0], &ra[1], &ra[2], &ra[3]);
+  base->correct_predict(&b, &b.audio, force, &rb[0], &rb[1], &rb[2], &rb[3]);
   tol = tolerance_of(&before, &b);
   same_state("modal_correct_predict state", c->name, &a, &b, tol);
   same("modal_correct_predict point_x", c->name, n, ra[0], rb[0], tol.x);
   same("modal_correct_predict point_v", c->name, n, ra[1], rb[1], tol.v);
-  same("modal_correct_predict right_v", c->name, n, ra[2], rb[2], tol.v);
+  same("modal_correct_predict left_v", c->name, n, ra[2], rb[2], tol.v);
+  same("modal_correct_predict right_v", c->name, n, ra[3], rb[3], tol.v);
 
   /* free ringing: every frame's float output, within its rounding (one
    * float ulp) or the state's drift, and the state it leaves */
@@ -254,8 +276,8 @@ main(void)
     ++ran;
     worst = 0.0;
     for (int n = 1; n <= MODAL_MAX_MODES; n += n < 20 ? 1 : 9)
-      for (int shaped = 0; shaped < 2; ++shaped)
-        compare(&copies[k], &base, n, shaped);
+      for (int kind = 0; kind < PICKUP_KINDS; ++kind)
+        compare(&copies[k], &base, n, kind);
     printf("%s copy against the baseline: largest difference %.2f of its "
            "tolerance\n",
            copies[k].name, worst);

@@ -128,8 +128,8 @@ driven(void)
   setup(true);
   clear();
   for (int t = 0; t < FRAMES; ++t) {
-    double px, pv, pr;
-    modal_correct_predict(&o, &o.audio, push(t), &px, &pv, &pr);
+    double px, pv, pl, pr;
+    modal_correct_predict(&o, &o.audio, push(t), &px, &pv, &pl, &pr);
     out_l[t] = (float)pv;
     out_r[t] = (float)pr;
   }
@@ -138,13 +138,13 @@ driven(void)
 
   setup(true);
   clear();
-  double px, pv, pr;
-  modal_next(&o, &o.audio, &px, &pv, &pr);
+  double px, pv, pl, pr;
+  modal_next(&o, &o.audio, &px, &pv, &pl, &pr);
   for (int t = 0; t < FRAMES; ++t) {
     /* the velocities predicted for the next step, with its force */
     out_l[t] = (float)(pv + o.audio.sum_next_bv * push(t));
     out_r[t] = (float)(pr + o.audio.sum_right_next_bv * push(t));
-    modal_advance_point(&o, &o.audio, push(t), &px, &pv, &pr);
+    modal_advance_point(&o, &o.audio, push(t), &px, &pv, &pl, &pr);
   }
   check_ratios("modal_next/advance_point", out_l, out_r, PUSH + 1,
                FRAMES - PUSH - 1);
@@ -217,17 +217,18 @@ mirror(void)
   for (int k = 0; k < 3; ++k) {
     memset(ls[k], 0, sizeof(bl));
     memset(rs[k], 0, sizeof(br));
-    double px, pv, pr;
+    double px, pv, pl, pr;
     /* driven through the contact passes, then ringing */
     for (int t = 0; t < PUSH; ++t) {
-      modal_correct_predict(objs[k], &objs[k]->audio, push(t), &px, &pv, &pr);
+      modal_correct_predict(objs[k], &objs[k]->audio, push(t), &px, &pv, &pl,
+                            &pr);
       ls[k][t] = (float)pv;
       rs[k][t] = (float)pr;
     }
-    modal_next(objs[k], &objs[k]->audio, &px, &pv, &pr);
+    modal_next(objs[k], &objs[k]->audio, &px, &pv, &pl, &pr);
     ls[k][PUSH] = (float)pv;
     rs[k][PUSH] = (float)pr;
-    modal_advance(objs[k], &objs[k]->audio, 0.0, &pv, &pr);
+    modal_advance(objs[k], &objs[k]->audio, 0.0, &pv, &pl, &pr);
     ls[k][PUSH + 1] = (float)pv;
     rs[k][PUSH + 1] = (float)pr;
     modal_pickups(objs[k], &pv, &pr);
