@@ -912,6 +912,14 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
       modal_coeffs_compute(&fr->exciter, 1.0 / (fs * m), &fr->exciter_sub);
     }
   }
+  if (fr->shapes_epoch != o->shapes_epoch) {
+    /* rubbed or heard elsewhere (modal_set_shapes()): the modes are whole
+     * (see the end of this function), the track is worked out again */
+    fr->shapes_epoch = o->shapes_epoch;
+    if (m > 1)
+      modal_coeffs_weigh(o, &fr->sub);
+    fr->tracking = false;
+  }
   step_constants k;
   k.c = m > 1 ? &fr->sub : &o->audio;
   k.ex = m > 1 ? &fr->exciter_sub : &fr->exciter.audio;

@@ -141,6 +141,7 @@ typedef struct friction {
   bool object_changed;
   friction_track track;
   bool tracking; /* track holds the object's motion */
+  unsigned shapes_epoch; /* the object's shapes it follows (modal.h) */
 
   /* block means, for meters */
   double mean_force, mean_slip;

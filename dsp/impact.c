@@ -1008,10 +1008,29 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   im->clock += 1.0;
 }
 
+/* The object is touched or heard elsewhere (modal_set_shapes()): the
+ * sub-step coefficients are re-weighed, and what was kept of the point is
+ * worked out again. */
+static void
+follow_shapes(impact* im, modal_object* o)
+{
+  if (im->shapes_epoch == o->shapes_epoch)
+    return;
+  im->shapes_epoch = o->shapes_epoch;
+  drop_carried(im, o);
+  if (im->sub_m > 0)
+    modal_coeffs_weigh(o, &im->sub);
+  im->point_mass = modal_point_mass(o);
+  im->tracked = false;
+  im->settled = false;
+  im->clear_left = 0;
+}
+
 DSP_VECTOR_CLONES void
 impact_process(impact* im, modal_object* o, int frames, float* out_l,
                float* out_r, double scale)
 {
+  follow_shapes(im, o);
   int t = 0;
   while (t < frames) {
     if (im->hammer_flying && im->clear_left == 0)

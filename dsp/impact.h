@@ -187,6 +187,7 @@ typedef struct impact {
   double point_x, point_v, reach, speed;
   double next_x, next_v, next_l, next_r, pending, applied;
   int carried_m;
+  unsigned shapes_epoch; /* the object's shapes it follows (modal.h) */
   /* at the rest impact_settle() left, which nothing has disturbed since */
   bool settled;
 

@@ -192,9 +192,8 @@ static void
 weigh(modal_object* o)
 {
   for (int l = 0; l < o->n; ++l) {
-    const bool on = l < o->count && mode_enabled(o, l);
     o->deflection[l] =
-        on && o->gain[l] > 0.0 ? static_deflection(o, l, 1.0) : 0.0;
+        o->weighted ? o->contact_w[l] * o->compliance[l] : o->compliance[l];
     if (o->weighted) {
       const double left = o->pickup_l[l];
       o->pickup_r[l] = left + o->width * (o->shape_r[l] - left);
@@ -217,7 +216,6 @@ weigh(modal_object* o)
       o->pickup_bound = fmax(o->pickup_bound, fabs(o->pickup_r[l]));
     }
   }
-  o->shapes_epoch++;
 }
 
 void
@@ -232,6 +230,8 @@ modal_update(modal_object* o)
         on ? sqrt(wd * wd + 1.0 / (o->decay[l] * o->decay[l])) : 0.0;
     o->w0[l] = w0;
     o->inv_w0[l] = on ? 1.0 / w0 : 0.0;
+    o->compliance[l] = on && o->gain[l] > 0.0 ? static_deflection(o, l, 1.0)
+                                              : 0.0;
   }
   weigh(o);
   modal_coeffs_compute(o, 1.0 / o->sample_rate, &o->audio);
@@ -250,6 +250,7 @@ modal_set_shapes(modal_object* o, const double* contact, const double* left,
   }
   weigh(o);
   modal_coeffs_weigh(o, &o->audio);
+  o->shapes_epoch++;
 }
 
 void
@@ -260,6 +261,7 @@ modal_clear_shapes(modal_object* o)
   o->weighted = false;
   weigh(o);
   modal_coeffs_weigh(o, &o->audio);
+  o->shapes_epoch++;
 }
 
 /* mode l's static deflection under a constant force at the point:
@@ -270,8 +272,7 @@ static_deflection(const modal_object* o, int l, double force)
   if (force == 0.0 || !(mode_enabled(o, l) && o->gain[l] > 0.0))
     return 0.0;
   const double wd = 2.0 * DSP_PI * o->freq[l], sigma = 1.0 / o->decay[l];
-  const double x = force * o->gain[l] / (o->mass * (wd * wd + sigma * sigma));
-  return o->weighted ? o->contact_w[l] * x : x;
+  return force * o->gain[l] / (o->mass * (wd * wd + sigma * sigma));
 }
 
 void
@@ -296,7 +297,8 @@ void
 modal_press(modal_object* o, double force)
 {
   for (int l = 0; l < o->count; ++l)
-    o->x[l] += static_deflection(o, l, force);
+    o->x[l] += o->weighted ? o->contact_w[l] * static_deflection(o, l, force)
+                           : static_deflection(o, l, force);
 }
 
 void

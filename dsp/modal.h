@@ -101,6 +101,7 @@ typedef struct modal_object {
   alignas(64) double w0[MODAL_MAX_MODES];
   alignas(64) double inv_w0[MODAL_MAX_MODES];
   alignas(64) double deflection[MODAL_MAX_MODES];
+  double compliance[MODAL_MAX_MODES]; /* the same where |phi| = 1 */
   modal_coeffs audio; /* step 1 / sample rate */
   double sample_rate;
   double mass;  /* kg */
@@ -113,8 +114,9 @@ typedef struct modal_object {
    * pickup comes off the lanes of the left one's sums */
   bool pickup_alternating;
   bool weighted; /* mode shapes in use (modal_set_shapes()) */
-  /* counts changes of the shapes: a contact solver that keeps coefficients
-   * of its own re-weighs them (modal_coeffs_weigh()) when it moves */
+  /* counts modal_set_shapes() and modal_clear_shapes(): a contact solver
+   * that keeps coefficients of its own re-weighs them
+   * (modal_coeffs_weigh()) and what it kept of the point when it moves */
   unsigned shapes_epoch;
   int count; /* modes in the table */
   int n;     /* count rounded up to a multiple of MODAL_LANES */

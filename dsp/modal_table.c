@@ -80,6 +80,12 @@ modal_table_init(modal_table* const table)
   table->root = MODAL_TABLE_NO_ROOT;
 }
 
+void
+modal_shapes_init(modal_shapes* const shapes)
+{
+  memset(shapes, 0, sizeof(*shapes));
+}
+
 /* ---- error reports ---- */
 
 /* The length of at most `max` bytes of the UTF-8 text s[0..n) that ends on
@@ -367,7 +373,90 @@ typedef struct {
   int name_line, root_line; /* where the headers were, 0 before */
   int fields_line;          /* the first mode line */
   int fields;               /* its field count, 3 or 4 */
+  int shape_line;           /* the shape header's line, 0: no shapes */
+  int nx, ny;               /* its samples along x and y (1 for 1-D) */
+  bool want_shapes;         /* the caller takes them: keep the samples */
+  modal_shapes* shapes;     /* where they go, allocated at the header */
 } progress;
+
+/* A whole number of samples in the shape header from v.s[i] on; it
+ * stops growing past the limit, so that it cannot overflow.  The index
+ * after its digits. */
+static size_t
+read_count(const span v, size_t i, long* const count)
+{
+  *count = 0;
+  for (; i < v.n && is_digit(v.s[i]); ++i)
+    if (*count <= MODAL_TABLE_MAX_SHAPE_VALUES)
+      *count = *count * 10 + (v.s[i] - '0');
+  return i;
+}
+
+/* `# shape: K` or `# shape: KxJ` (blanks around the x allowed). */
+static modal_table_status
+shape_header(const parser* const p, const span v, progress* const seen)
+{
+  if (seen->shape_line)
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                "second shape (the first is on line %d)", seen->shape_line);
+  if (seen->fields_line)
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                "shape after the first mode (line %d): it says how many "
+                "samples each mode line has, so it comes before them",
+                seen->fields_line);
+  if (!v.n)
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER, "empty shape");
+  long nx = 0, ny = 1;
+  size_t i = read_count(v, 0, &nx);
+  bool ok = i > 0;
+  const bool grid = ok && i < v.n;
+  if (grid) {
+    while (i < v.n && is_blank(v.s[i]))
+      ++i;
+    ok = i < v.n && v.s[i] == 'x';
+    if (ok)
+      ++i;
+    while (i < v.n && is_blank(v.s[i]))
+      ++i;
+    const size_t start = i;
+    i = read_count(v, i, &ny);
+    ok = ok && i > start && i == v.n;
+  }
+  if (!ok)
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                "shape '%.*s' is not K or KxJ (whole numbers of samples "
+                "along x, and along y)",
+                (int)utf8_prefix(v.s, v.n, TOKEN_SHOWN), v.s);
+  if (nx < MODAL_TABLE_MIN_SHAPE_POINTS)
+    return fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                "K = %ld: a shape needs at least %d samples along x (the "
+                "ends x = 0 and x = 1)",
+                nx, MODAL_TABLE_MIN_SHAPE_POINTS);
+  if (grid && ny < MODAL_TABLE_MIN_SHAPE_POINTS)
+    return fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                "J = %ld: a grid needs at least %d rows along y (one row is "
+                "'# shape: %ld')",
+                ny, MODAL_TABLE_MIN_SHAPE_POINTS, nx);
+  if (nx > MODAL_TABLE_MAX_SHAPE_VALUES || ny > MODAL_TABLE_MAX_SHAPE_VALUES ||
+      nx * ny > MODAL_TABLE_MAX_SHAPE_VALUES)
+    return fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                "shape '%.*s' has more samples a mode than the %d a table "
+                "may hold",
+                (int)utf8_prefix(v.s, v.n, TOKEN_SHOWN), v.s,
+                MODAL_TABLE_MAX_SHAPE_VALUES);
+  /* the samples are kept aside until the whole text has parsed */
+  if (seen->want_shapes) {
+    seen->shapes = calloc(1, sizeof(*seen->shapes));
+    if (!seen->shapes)
+      return fail(p, MODAL_TABLE_ERR_NO_MEMORY, "no memory for the shapes");
+    seen->shapes->nx = (int)nx;
+    seen->shapes->ny = (int)ny;
+  }
+  seen->nx = (int)nx;
+  seen->ny = (int)ny;
+  seen->shape_line = p->line;
+  return MODAL_TABLE_SUCCESS;
+}
 
 /* A comment line `# key: value`; other comments are skipped. */
 static modal_table_status
@@ -410,7 +499,8 @@ header_line(const parser* const p, span body, progress* const seen,
                   (int)utf8_prefix(v.s, v.n, TOKEN_SHOWN), v.s);
     t->root = root;
     seen->root_line = p->line;
-  }
+  } else if (starts_with(body, "shape:"))
+    return shape_header(p, trim((span){body.s + 6, body.n - 6}), seen);
   return MODAL_TABLE_SUCCESS;
 }
 
@@ -430,11 +520,140 @@ check_range(const parser* const p, const span f, const char* const what,
 static const char* const field_names[] = {"frequency", "decay", "gain",
                                           "right_gain"};
 
+/* The name of sample k (0-based) of a mode's shape, for messages. */
+static const char*
+sample_name(char* const out, const size_t size, const int k, const int nx,
+            const int ny)
+{
+  if (ny == 1)
+    snprintf(out, size, "sample %d", k + 1);
+  else
+    snprintf(out, size, "sample %d (column %d, row %d)", k + 1, k % nx + 1,
+             k / nx + 1);
+  return out;
+}
+
+/* Sample k of a mode: a number within +-MODAL_TABLE_MAX_PHI.  Its name is
+ * only made when it is at fault (tables hold up to 2^15 samples). */
+static modal_table_status
+read_sample(const parser* const p, const span f, const int k,
+            const progress* const seen, double* const value)
+{
+  parser quiet = *p;
+  quiet.error = NULL;
+  if (!read_number(&quiet, f.s, f.n, "", value) &&
+      !check_range(&quiet, f, "", *value, -MODAL_TABLE_MAX_PHI,
+                   MODAL_TABLE_MAX_PHI, ""))
+    return MODAL_TABLE_SUCCESS;
+  char what[64];
+  sample_name(what, sizeof(what), k, seen->nx, seen->ny);
+  modal_table_status st = read_number(p, f.s, f.n, what, value);
+  if (!st)
+    st = check_range(p, f, what, *value, -MODAL_TABLE_MAX_PHI,
+                     MODAL_TABLE_MAX_PHI, "");
+  return st;
+}
+
+/* The next blank-separated field of body from *i on; false at the end. */
+static bool
+next_field(const span body, size_t* const i, span* const f)
+{
+  while (*i < body.n && is_blank(body.s[*i]))
+    ++*i;
+  if (*i == body.n)
+    return false;
+  const size_t start = *i;
+  while (*i < body.n && !is_blank(body.s[*i]))
+    ++*i;
+  *f = (span){body.s + start, *i - start};
+  return true;
+}
+
+/* A mode line under a shape header: frequency decay gain and exactly
+ * nx * ny samples.  The count is checked first (a line cut short or run
+ * on), then the fields from left to right. */
+static modal_table_status
+shaped_mode_line(const parser* const p, const span body, progress* const seen,
+                 modal_table* const t)
+{
+  const int per_mode = seen->nx * seen->ny;
+  const int want = 3 + per_mode;
+  if (t->count == MODAL_MAX_MODES)
+    return fail(p, MODAL_TABLE_ERR_TOO_MANY_MODES, "more than %d modes",
+                MODAL_MAX_MODES);
+  if ((t->count + 1) * per_mode > MODAL_TABLE_MAX_SHAPE_VALUES)
+    return fail(p, MODAL_TABLE_ERR_TOO_MANY_MODES,
+                "more than %d modes of %d samples (a table holds at most %d "
+                "samples)",
+                MODAL_TABLE_MAX_SHAPE_VALUES / per_mode, per_mode,
+                MODAL_TABLE_MAX_SHAPE_VALUES);
+  span f[3];
+  int nf = 0;
+  size_t i = 0;
+  for (span field; next_field(body, &i, &field); ++nf)
+    if (nf < 3)
+      f[nf] = field;
+  if (nf > want)
+    return fail(p, MODAL_TABLE_ERR_EXTRA_FIELD,
+                "%d fields where the shape on line %d needs %d: frequency "
+                "decay gain and %d samples (no right_gain: the shapes give "
+                "both pickups)",
+                nf, seen->shape_line, want, per_mode);
+  if (nf < 3) {
+    for (int k = 0; k < nf; ++k) {
+      double v;
+      const modal_table_status st =
+          read_number(p, f[k].s, f[k].n, field_names[k], &v);
+      if (st)
+        return st;
+    }
+    return fail(p, MODAL_TABLE_ERR_MISSING_FIELD,
+                "%s missing (a mode is frequency decay gain and %d samples)",
+                field_names[nf], per_mode);
+  }
+  if (nf < want)
+    return fail(p, MODAL_TABLE_ERR_MISSING_FIELD,
+                "%d samples where the shape on line %d needs %d", nf - 3,
+                seen->shape_line, per_mode);
+
+  double v[3];
+  modal_table_status st;
+  for (int k = 0; k < 3; ++k)
+    if ((st = read_number(p, f[k].s, f[k].n, field_names[k], &v[k])))
+      return st;
+  if ((st = check_range(p, f[0], "frequency", v[0], MODAL_TABLE_MIN_FREQ,
+                        MODAL_TABLE_MAX_FREQ, " Hz")) ||
+      (st = check_range(p, f[1], "decay", v[1], MODAL_TABLE_MIN_DECAY,
+                        MODAL_TABLE_MAX_DECAY, " s")) ||
+      (st = check_range(p, f[2], "gain", v[2], 0.0, MODAL_TABLE_MAX_GAIN, "")))
+    return st;
+  /* the samples, past the three fields */
+  double* const out =
+      seen->shapes ? seen->shapes->value + (size_t)t->count * per_mode : NULL;
+  i = (size_t)(f[2].s + f[2].n - body.s);
+  span field;
+  for (int k = 0; k < per_mode && next_field(body, &i, &field); ++k) {
+    double phi = 0.0;
+    if ((st = read_sample(p, field, k, seen, &phi)))
+      return st;
+    if (out)
+      out[k] = phi;
+  }
+
+  const int n = t->count++;
+  t->freq[n] = v[0];
+  t->decay[n] = v[1];
+  t->gain[n] = v[2];
+  return MODAL_TABLE_SUCCESS;
+}
+
 /* A mode line (comment already cut off): frequency decay gain [right]. */
 static modal_table_status
 mode_line(const parser* const p, const span body, progress* const seen,
           modal_table* const t)
 {
+  if (seen->shape_line)
+    return shaped_mode_line(p, body, seen, t);
   span f[FIELDS_SEEN];
   int nf = 0;
   for (size_t i = 0; i < body.n && nf < FIELDS_SEEN;) {
@@ -453,7 +672,8 @@ mode_line(const parser* const p, const span body, progress* const seen,
   if (nf == FIELDS_SEEN)
     return fail(p, MODAL_TABLE_ERR_EXTRA_FIELD,
                 "extra field '%.*s' (a mode is frequency decay gain "
-                "[right_gain])",
+                "[right_gain]; shape samples need a '# shape:' line before "
+                "the modes)",
                 (int)utf8_prefix(f[4].s, f[4].n, TOKEN_SHOWN), f[4].s);
 
   double v[4] = {0.0, 0.0, 0.0, 0.0};
@@ -503,7 +723,7 @@ mode_line(const parser* const p, const span body, progress* const seen,
 
 static modal_table_status
 parse_text(parser* const p, const char* text, size_t length,
-           modal_table* const t)
+           modal_table* const t, progress* const seen)
 {
   if (length > MODAL_TABLE_MAX_BYTES)
     return fail(p, MODAL_TABLE_ERR_TOO_LARGE,
@@ -517,7 +737,6 @@ parse_text(parser* const p, const char* text, size_t length,
     length -= 3;
   }
 
-  progress seen = {0, 0, 0, 0};
   p->line = 0;
   for (size_t pos = 0; pos < length;) {
     ++p->line;
@@ -528,10 +747,10 @@ parse_text(parser* const p, const char* text, size_t length,
 
     const char* const hash = memchr(line.s, '#', line.n);
     if (hash == line.s)
-      st = header_line(p, (span){line.s + 1, line.n - 1}, &seen, t);
+      st = header_line(p, (span){line.s + 1, line.n - 1}, seen, t);
     else if (line.n)
       st = mode_line(p, (span){line.s, hash ? (size_t)(hash - line.s) : line.n},
-                     &seen, t);
+                     seen, t);
     if (st)
       return st;
   }
@@ -569,9 +788,10 @@ c_locale_leave(const c_locale* const l)
 }
 
 modal_table_status
-modal_table_parse(const char* const text, const size_t length,
-                  const char* const source, modal_table* const table,
-                  modal_table_error* const error)
+modal_table_parse_shapes(const char* const text, const size_t length,
+                         const char* const source, modal_table* const table,
+                         modal_shapes* const shapes,
+                         modal_table_error* const error)
 {
   parser p = {source, error, 0};
   if (error) {
@@ -582,14 +802,31 @@ modal_table_parse(const char* const text, const size_t length,
   c_locale locale;
   if (!c_locale_enter(&locale))
     return fail(&p, MODAL_TABLE_ERR_NO_MEMORY, "no C locale");
-  /* parsed aside, so that a bad file leaves the caller's table as it was */
+  /* parsed aside, so that a bad file leaves the caller's table (and
+   * shapes) as they were */
   modal_table t;
   modal_table_init(&t);
-  const modal_table_status st = parse_text(&p, text, length, &t);
+  progress seen = {0};
+  seen.want_shapes = shapes != NULL;
+  const modal_table_status st = parse_text(&p, text, length, &t, &seen);
   c_locale_leave(&locale);
-  if (!st)
+  if (!st) {
     *table = t;
+    if (shapes && seen.shapes)
+      *shapes = *seen.shapes;
+    else if (shapes)
+      modal_shapes_init(shapes);
+  }
+  free(seen.shapes);
   return st;
+}
+
+modal_table_status
+modal_table_parse(const char* const text, const size_t length,
+                  const char* const source, modal_table* const table,
+                  modal_table_error* const error)
+{
+  return modal_table_parse_shapes(text, length, source, table, NULL, error);
 }
 
 /* ---- loader ---- */
@@ -606,8 +843,9 @@ fail_errno(const char* const path, modal_table_error* const error,
 }
 
 modal_table_status
-modal_table_load(const char* const path, modal_table* const table,
-                 modal_table_error* const error)
+modal_table_load_shapes(const char* const path, modal_table* const table,
+                        modal_shapes* const shapes,
+                        modal_table_error* const error)
 {
   if (error) {
     error->status = MODAL_TABLE_SUCCESS;
@@ -667,9 +905,16 @@ modal_table_load(const char* const path, modal_table* const table,
                        "changed while it was read (%zu bytes, then %s%zu)",
                        size, got > size ? "over " : "", got);
   else
-    status = modal_table_parse(buf, got, path, table, error);
+    status = modal_table_parse_shapes(buf, got, path, table, shapes, error);
   free(buf);
   return status;
+}
+
+modal_table_status
+modal_table_load(const char* const path, modal_table* const table,
+                 modal_table_error* const error)
+{
+  return modal_table_load_shapes(path, table, NULL, error);
 }
 
 /* ---- check and writer ---- */
@@ -727,11 +972,60 @@ modal_table_check(const modal_table* const t, modal_table_error* const error)
   return MODAL_TABLE_SUCCESS;
 }
 
+modal_table_status
+modal_table_check_shapes(const modal_table* const t,
+                         const modal_shapes* const s,
+                         modal_table_error* const error)
+{
+  modal_table_status st = modal_table_check(t, error);
+  if (st || !s || !s->nx)
+    return st;
+  const parser p = {"table", error, 0};
+  if (s->nx < MODAL_TABLE_MIN_SHAPE_POINTS || s->ny < 1 ||
+      s->nx > MODAL_TABLE_MAX_SHAPE_VALUES ||
+      s->ny > MODAL_TABLE_MAX_SHAPE_VALUES ||
+      (s->ny > 1 && s->ny < MODAL_TABLE_MIN_SHAPE_POINTS))
+    return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                "shape of %d x %d samples (at least %d along x; 1 row, or "
+                "at least %d)",
+                s->nx, s->ny, MODAL_TABLE_MIN_SHAPE_POINTS,
+                MODAL_TABLE_MIN_SHAPE_POINTS);
+  const int per_mode = s->nx * s->ny;
+  if (per_mode > MODAL_TABLE_MAX_SHAPE_VALUES / t->count)
+    return fail(&p, MODAL_TABLE_ERR_TOO_MANY_MODES,
+                "%d modes of %d samples, more than the %d a table may hold",
+                t->count, per_mode, MODAL_TABLE_MAX_SHAPE_VALUES);
+  if (t->has_right_gain)
+    return fail(&p, MODAL_TABLE_ERR_EXTRA_FIELD,
+                "right_gain with shapes (the shapes give both pickups)");
+  for (int k = 0; k < t->count * per_mode; ++k) {
+    const double v = s->value[k];
+    char what[64];
+    if (!isfinite(v))
+      return fail(&p, MODAL_TABLE_ERR_NOT_FINITE, "mode %d: %s is not finite",
+                  k / per_mode + 1,
+                  sample_name(what, sizeof(what), k % per_mode, s->nx, s->ny));
+    if (!(fabs(v) <= MODAL_TABLE_MAX_PHI))
+      return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                  "mode %d: %s %g is out of range (%g to %g)", k / per_mode + 1,
+                  sample_name(what, sizeof(what), k % per_mode, s->nx, s->ny),
+                  v, -MODAL_TABLE_MAX_PHI, MODAL_TABLE_MAX_PHI);
+    /* the parser refuses a denormal: it would not read back */
+    if (v != 0.0 && fabs(v) < DBL_MIN)
+      return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE, "mode %d: %s is denormal",
+                  k / per_mode + 1,
+                  sample_name(what, sizeof(what), k % per_mode, s->nx, s->ny));
+  }
+  return MODAL_TABLE_SUCCESS;
+}
+
 /* The shortest of %.15g .. %.17g that reads back as v (%.17g always
  * does): tables stay readable and round-trip exactly. */
 static int
-format_number(char* const out, const size_t size, const double v)
+format_number(char* const out, const size_t size, double v)
 {
+  if (v == 0.0)
+    v = 0.0; /* "0", not "-0": the parser reads both as +0 */
   int n = 0;
   for (int digits = 15; digits <= 17; ++digits) {
     n = snprintf(out, size, "%.*g", digits, v);
@@ -761,17 +1055,38 @@ static void PRINTF_LIKE(2, 3) put(text_out* const o, const char* const fmt, ...)
     o->used += (size_t)n;
 }
 
+/* whatever the writer writes loads again */
+_Static_assert(MODAL_TABLE_SHAPES_TEXT_MAX - 1 <= MODAL_TABLE_MAX_BYTES,
+               "a written table with shapes would be refused when loaded");
+
+size_t
+modal_table_text_size(const modal_table* const t, const modal_shapes* const s)
+{
+  if (!s || s->nx <= 0 || s->ny <= 0)
+    return MODAL_TABLE_TEXT_MAX;
+  const long modes = t->count < 0 ? 0 : t->count;
+  long values = (long)s->nx * s->ny;
+  if (s->nx > MODAL_TABLE_MAX_SHAPE_VALUES ||
+      s->ny > MODAL_TABLE_MAX_SHAPE_VALUES ||
+      values > MODAL_TABLE_MAX_SHAPE_VALUES / (modes ? modes : 1))
+    return MODAL_TABLE_SHAPES_TEXT_MAX; /* the writer refuses these */
+  values *= modes;
+  return MODAL_TABLE_TEXT_MAX + 256 + (size_t)values * MODAL_TABLE_SAMPLE_TEXT;
+}
+
 modal_table_status
-modal_table_write(const modal_table* const t, char* const buffer,
-                  const size_t size, size_t* const length)
+modal_table_write_shapes(const modal_table* const t,
+                         const modal_shapes* const s, char* const buffer,
+                         const size_t size, size_t* const length)
 {
   if (length)
     *length = 0;
   if (size)
     buffer[0] = '\0';
-  modal_table_status st = modal_table_check(t, NULL);
+  modal_table_status st = modal_table_check_shapes(t, s, NULL);
   if (st)
     return st;
+  const bool shaped = s && s->nx;
   c_locale locale;
   if (!c_locale_enter(&locale))
     return MODAL_TABLE_ERR_NO_MEMORY;
@@ -783,8 +1098,21 @@ modal_table_write(const modal_table* const t, char* const buffer,
     format_number(num[0], sizeof(num[0]), t->root);
     put(&o, "# root: %s\n", num[0]);
   }
-  put(&o, "# frequency_Hz decay_s gain%s\n",
-      t->has_right_gain ? " right_gain" : "");
+  if (!shaped)
+    put(&o, "# frequency_Hz decay_s gain%s\n",
+        t->has_right_gain ? " right_gain" : "");
+  else if (s->ny == 1)
+    put(&o,
+        "# shape: %d\n"
+        "# frequency_Hz decay_s gain, phi at x = i/%d for i = 0..%d\n",
+        s->nx, s->nx - 1, s->nx - 1);
+  else
+    put(&o,
+        "# shape: %dx%d\n"
+        "# frequency_Hz decay_s gain, phi at (x, y) = (i/%d, j/%d) for "
+        "j = 0..%d, i = 0..%d\n",
+        s->nx, s->ny, s->nx - 1, s->ny - 1, s->ny - 1, s->nx - 1);
+  const int per_mode = shaped ? s->nx * s->ny : 0;
   for (int i = 0; i < t->count; ++i) {
     format_number(num[0], sizeof(num[0]), t->freq[i]);
     format_number(num[1], sizeof(num[1]), t->decay[i]);
@@ -792,8 +1120,17 @@ modal_table_write(const modal_table* const t, char* const buffer,
     if (t->has_right_gain) {
       format_number(num[3], sizeof(num[3]), t->right_gain[i]);
       put(&o, "%s %s %s %s\n", num[0], num[1], num[2], num[3]);
-    } else
+    } else if (!shaped)
       put(&o, "%s %s %s\n", num[0], num[1], num[2]);
+    else {
+      put(&o, "%s %s %s", num[0], num[1], num[2]);
+      const double* const phi = s->value + (size_t)i * per_mode;
+      for (int k = 0; k < per_mode; ++k) {
+        format_number(num[3], sizeof(num[3]), phi[k]);
+        put(&o, " %s", num[3]);
+      }
+      put(&o, "\n");
+    }
   }
   c_locale_leave(&locale);
   if (o.full) {
@@ -804,4 +1141,11 @@ modal_table_write(const modal_table* const t, char* const buffer,
   if (length)
     *length = o.used;
   return MODAL_TABLE_SUCCESS;
+}
+
+modal_table_status
+modal_table_write(const modal_table* const t, char* const buffer,
+                  const size_t size, size_t* const length)
+{
+  return modal_table_write_shapes(t, NULL, buffer, size, length);
 }

@@ -197,6 +197,15 @@ DSP_VECTOR_CLONES void
 rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
                 float* out_r, double scale)
 {
+  if (r->shapes_epoch != o->shapes_epoch) {
+    /* touched or heard elsewhere (modal_set_shapes()): the point's mass
+     * may change the sub-steps, and what was carried of it is stale */
+    r->shapes_epoch = o->shapes_epoch;
+    if (r->substeps > 0)
+      modal_coeffs_weigh(o, &r->sub);
+    r->spring_changed = true;
+    r->carried = false;
+  }
   if (r->substeps == 0 || r->spring_changed)
     choose_substeps(r, o);
   const int m = r->substeps;

@@ -81,6 +81,7 @@ typedef struct rolling {
    * the compression and the ball's turn.  Worked out afresh (carried
    * false) after anything moved the object or changed the sub-step. */
   bool carried;
+  unsigned shapes_epoch; /* the object's shapes it follows (modal.h) */
   double point_x, next_x, next_v, next_l, next_r, pending, x0, turn_c, turn_s;
 
   /* the last block, for the meters */

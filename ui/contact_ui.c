@@ -774,7 +774,7 @@ instantiate(const LV2UI_Descriptor* descriptor, const char* plugin_uri,
   ui_state_init(&u->s, plugin);
   u->s.writer = write_port;
   u->s.writer_handle = u;
-  u->notify = plugin->n_ports - 1;
+  u->notify = plugin_notify_port(plugin);
   snprintf(u->s.bundle_path, sizeof(u->s.bundle_path), "%s",
            bundle_path ? bundle_path : "");
   load_recent(u);

@@ -9,6 +9,7 @@
 
 #include "modal_table.h"
 #include "object_ports.h"
+#include "place_ports.h"
 #include "port_info.h"
 #include "ui_analysis.h"
 #include "ui_model.h"
@@ -21,8 +22,9 @@
 #define PATH_MAX 4096
 #endif
 
-/* The most ports of any instrument (own + object + notify). */
-enum { UI_MAX_PORTS = 64 + OBJECT_N_PORTS + 1 };
+/* The most ports of any instrument (own + object + notify + place +
+ * the rolling path's). */
+enum { UI_MAX_PORTS = 64 + OBJECT_N_PORTS + 1 + PLACE_N_PORTS + PATH_N_PORTS };
 /* Edits undone by undo, newest first (a gesture is one edit). */
 enum { UI_UNDO_DEPTH = 64 };
 /* Ports one edit may change (a mode's gain and the mode count). */

@@ -53,12 +53,95 @@ wake(instrument* in, int v)
   in->slots[v].resting = false;
 }
 
+/* ---- where the voices touch and hear their objects (place.h) --------- */
+
+/* the shapes the shape port chooses: a family's, the table's, or none */
+static const shape_set*
+shapes_in_use(const instrument* in)
+{
+  const int f = in->where.shape;
+  if (f == SHAPE_TABLE)
+    return in->table ? in->table->shapes : NULL;
+  return f > SHAPE_NONE && f < SHAPE_TABLE ? in->families[f] : NULL;
+}
+
+static double
+travel_of(instrument* in, int v)
+{
+  return in->cls->travel ? in->cls->travel(in, v) : 0.0;
+}
+
+/* x reflected into [0, 1] (a spread offset past an end comes back) */
+static double
+reflect01(double x)
+{
+  x = x < 0.0 ? -x : x;
+  return x > 1.0 ? 2.0 - x : x;
+}
+
+/* Where a strike of `note` lands within the spread: an offset uniform in
+ * [-spread, spread], from a hash (splitmix64) of the note and how often it
+ * has been struck, so that a repeated note varies, the same way on every
+ * render of the same notes. */
+static double
+strike_offset(instrument* in, int note)
+{
+  const uint32_t count = in->note_strikes[note & 127]++;
+  if (!(in->where.spread > 0.0))
+    return 0.0;
+  uint64_t z = ((uint64_t)(note & 127) << 32 | count) + 0x9e3779b97f4a7c15u;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  z ^= z >> 31;
+  const double u = (double)(z >> 11) * 0x1.0p-53; /* [0, 1) */
+  return in->where.spread * (2.0 * u - 1.0);
+}
+
+/* voice v's place aimed at the ports and its note's point */
+static void
+aim_voice(instrument* in, int v, bool jump)
+{
+  place* p = &in->places[v];
+  place_set_shapes(p, (shape_family)in->where.shape, shapes_in_use(in));
+  place_set_point(p, reflect01(in->position_base + in->spread_offset[v]),
+                  in->where.position_y, jump);
+  place_set_pickups(p, in->where.pickup, in->where.pickup_r, jump);
+  place_set_path(p, in->where.path, in->where.length, travel_of(in, v), jump);
+}
+
+/* the object of voice v weighed where its place is now */
+static void
+place_voice(instrument* in, int v)
+{
+  in->places[v].stale = true;
+  place_update(&in->places[v], instrument_object(in, v), travel_of(in, v),
+               false);
+}
+
+static void
+aim_voices(instrument* in)
+{
+  for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+    aim_voice(in, v, !in->slots[v].sounding);
+}
+
+void
+instrument_set_path(instrument* in, place_path path, double length)
+{
+  if (path == in->where.path && length == in->where.length)
+    return;
+  in->where.path = path;
+  in->where.length = length;
+  aim_voices(in);
+}
+
 static void
 tune_voice(instrument* in, int v)
 {
   wake(in, v);
   object_tune_ring_out(&in->object, instrument_object(in, v), in->slots[v].note,
                        in->bend, in->slots[v].damped, in->slots[v].ring_out);
+  place_voice(in, v);
   in->cls->object_changed(in, v);
 }
 
@@ -98,6 +181,8 @@ swap_voice(instrument* in, int v)
   for (int l = 0; l < kept && l < old; ++l)
     if (w_old[l] > 0.0 && o->w0[l] > 0.0)
       o->x[l] *= w_old[l] / o->w0[l];
+  aim_voice(in, v, false); /* the table may bring its own shapes */
+  place_voice(in, v);
   in->cls->object_changed(in, v);
   if (resting) {
     if (in->cls->settle(in, v))
@@ -173,6 +258,11 @@ note_on(instrument* in, int note, int velocity)
   if (in->last_started != v)
     in->meter = (meter_sums){{0}, 0};
   in->last_started = v;
+  /* a blow lands where it lands; a rubbing or rolling exciter already on
+   * a sounding object moves there */
+  in->spread_offset[v] = strike_offset(in, note);
+  aim_voice(in, v, fresh || in->cls->strikes);
+  place_voice(in, v);
   in->cls->note_on(in, v, velocity, fresh);
 }
 
@@ -231,7 +321,8 @@ control_change(instrument* in, int number, int value)
     limiter_reset(&in->limiter);
     in->gain_now = in->object.gain;
     break;
-  case 121: /* reset all controllers */
+  case 121: /* reset all controllers; the notes' position is the port's */
+    in->position_base = in->where.position;
     in->bend = 0.0;
     in->retune = true;
     control_change(in, 64, 0);
@@ -246,6 +337,13 @@ control_change(instrument* in, int number, int value)
     break;
   case 1: /* mod wheel */
     set_mod_wheel(in, value / 127.0);
+    break;
+  case 74: /* MPE's timbre: the position of the notes that follow, and of
+            * the exciters the keys hold */
+    in->position_base = value / 127.0;
+    for (int v = 0; v < INSTRUMENT_VOICES; ++v)
+      if (in->slots[v].sounding && in->slots[v].key_down)
+        aim_voice(in, v, false);
     break;
   default:
     break;
@@ -307,6 +405,23 @@ copy(float* restrict to, const float* restrict from, int frames)
  * voice's state go non-finite in this stretch (it is then reset and
  * nothing of it is heard, as when it rendered apart).  A fading voice
  * renders apart, to be scaled by its fade. */
+/* The voice's render, cut where its place moves (place_update() on the
+ * clock's grid, so wherever the host's blocks fall). */
+static void
+render_placed(instrument* in, int v, float* l, float* r, int frames)
+{
+  place* p = &in->places[v];
+  int t = 0;
+  while (t < frames) {
+    const uint64_t clock = in->clock + (uint64_t)t;
+    if (clock % PLACE_UPDATE == 0 && place_moving(p))
+      place_update(p, instrument_object(in, v), travel_of(in, v), true);
+    const int n = place_until_update(p, clock, frames - t);
+    in->cls->render(in, v, l + t, r + t, n);
+    t += n;
+  }
+}
+
 static void
 render_voice(instrument* in, int v, float* out_l, float* out_r, int frames)
 {
@@ -316,11 +431,11 @@ render_voice(instrument* in, int v, float* out_l, float* out_r, int frames)
   if (direct) {
     copy(in->scratch_l, out_l, frames);
     copy(in->scratch_r, out_r, frames);
-    in->cls->render(in, v, out_l, out_r, frames);
+    render_placed(in, v, out_l, out_r, frames);
   } else {
     memset(in->scratch_l, 0, bytes);
     memset(in->scratch_r, 0, bytes);
-    in->cls->render(in, v, in->scratch_l, in->scratch_r, frames);
+    render_placed(in, v, in->scratch_l, in->scratch_r, frames);
   }
   if (!in->cls->finite(in, v) || !modal_is_finite(instrument_object(in, v))) {
     if (direct) { /* what the other voices made, without this one */
@@ -489,6 +604,12 @@ write_meters(instrument* in)
                              : now[i];
     write_port(in, m->port, value);
   }
+  if (in->last_started >= 0) {
+    double x, y;
+    const int v = in->last_started;
+    place_point_at(&in->places[v], travel_of(in, v), &x, &y);
+    write_port(in, cls->notify + 1 + PLACE_STRIKE_METER, x);
+  }
   in->meter = (meter_sums){{0}, 0};
 }
 
@@ -496,7 +617,18 @@ static void
 apply_controls(instrument* in)
 {
   object_settings_read(&in->object, in->values + in->cls->object_port);
+  const float* c = in->values + in->cls->notify + 1;
+  const double position = c[PLACE_POSITION];
+  if (position != in->where.position) /* moved last: the notes take it */
+    in->position_base = position;
+  in->where.shape = (int)c[PLACE_SHAPE];
+  in->where.position = position;
+  in->where.position_y = c[PLACE_POSITION_Y];
+  in->where.pickup = c[PLACE_PICKUP];
+  in->where.pickup_r = c[PLACE_PICKUP_R];
+  in->where.spread = c[PLACE_SPREAD];
   in->cls->controls(in);
+  aim_voices(in);
   in->retune = true;
 }
 
@@ -592,6 +724,8 @@ instrument_run(LV2_Handle h, uint32_t n_samples)
     for (int v = 0; v < INSTRUMENT_VOICES; ++v)
       if (in->slots[v].sounding)
         swap_voice(in, v);
+      else
+        aim_voice(in, v, true);
     in->table_swapped = false;
   }
   if (in->table_notify) {
@@ -656,8 +790,17 @@ instrument_instantiate(const LV2_Descriptor* descriptor, double rate,
   /* every byte of the voices defined, whatever voice_init() sets */
   memset(in->voices, 0, cls->voice_size * INSTRUMENT_VOICES);
   limiter_init(&in->limiter, rate);
+  for (int f = SHAPE_NONE + 1; f < SHAPE_TABLE; ++f)
+    if (!(in->families[f] = shape_set_new_family(f, MODAL_MAX_MODES))) {
+      instrument_cleanup(in);
+      return NULL;
+    }
+  in->where.path = PLACE_FIXED;
+  in->where.length = 1.0;
+  in->where.position = NAN; /* the port's first value is taken */
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
     cls->voice_init(in, v);
+    place_init(&in->places[v], rate);
     in->slots[v] = (voice_slot){.note = -1, .fade = 1.0f};
   }
   in->last_started = -1;
@@ -701,8 +844,10 @@ instrument_cleanup(LV2_Handle h)
   instrument* in = (instrument*)h;
   if (!in)
     return;
-  free(in->table);
+  object_table_free_chain(in->table);
   object_table_free_chain(in->to_free);
+  for (int f = 0; f < SHAPE_FAMILIES; ++f)
+    shape_set_free(in->families[f]);
   free(in->voices);
   control_inputs_free(&in->inputs);
   free(in->values);
@@ -737,14 +882,33 @@ load_table(instrument* in, const char* path, bool restoring,
     free(t);
     return false;
   }
-  if (modal_table_load(path, &t->modes, &err) != MODAL_TABLE_SUCCESS) {
+  /* the shapes a file may carry, read into a scratch copy (256 kB) and
+   * prepared for the audio thread's interpolation */
+  modal_shapes* shapes = (modal_shapes*)malloc(sizeof(modal_shapes));
+  if (!shapes) {
+    lv2_log_error(&in->host.logger, "%s: %s: out of memory\n", name, path);
+    free(t);
+    return false;
+  }
+  if (modal_table_load_shapes(path, &t->modes, shapes, &err) !=
+      MODAL_TABLE_SUCCESS) {
     lv2_log_error(&in->host.logger, "%s: modal table refused: %s (%s)\n", name,
                   err.message,
                   restoring ? "playing the mode ports instead"
                             : "the table in use is kept");
+    free(shapes);
     free(t);
     return false;
   }
+  if (shapes->nx > 0 &&
+      !(t->shapes = shape_set_new_sampled(t->modes.count, shapes->nx,
+                                          shapes->ny, shapes->value))) {
+    lv2_log_error(&in->host.logger, "%s: %s: out of memory\n", name, path);
+    free(shapes);
+    free(t);
+    return false;
+  }
+  free(shapes);
   memcpy(t->path, path, length + 1);
   t->path_length = (uint32_t)length;
   *table = t;
@@ -777,7 +941,7 @@ work(LV2_Handle instance, LV2_Worker_Respond_Function respond,
       return LV2_WORKER_SUCCESS; /* refused: the table in use stays */
     const work_table ready = {WORK_TABLE_READY, table == NULL, table};
     if (respond(handle, sizeof(ready), &ready) != LV2_WORKER_SUCCESS) {
-      free(table);
+      object_table_free_chain(table);
       return LV2_WORKER_ERR_NO_SPACE;
     }
     return LV2_WORKER_SUCCESS;
@@ -941,7 +1105,7 @@ state_restore(LV2_Handle instance, LV2_State_Retrieve_Function retrieve,
     object_table* table = NULL;
     load_table(in, path ? path : "", true, &table);
     /* alone with the plugin: the old table can go at once */
-    free(in->table);
+    object_table_free_chain(in->table);
     in->table = NULL;
     swap_table(in, table);
   }

@@ -36,7 +36,10 @@
 #include "modal.h"
 #include "newton.h"
 #include "object.h"
+#include "place.h"
+#include "place_ports.h"
 #include "port_info.h"
+#include "shape.h"
 #include "voices.h"
 
 #include <lv2/atom/forge.h>
@@ -108,6 +111,12 @@ typedef struct instrument_class {
   void (*object_changed)(instrument* in, int v);
   /* voice v's meter values now, in the order of `meters` */
   void (*read_meters)(instrument* in, int v, double* values);
+  /* how far voice v's exciter has travelled over the object (m), for a
+   * path (place.h); NULL: it stays where it touches */
+  double (*travel)(instrument* in, int v);
+  /* a note is a blow that lands where it lands (impact); otherwise a note
+   * on a sounding voice moves its exciter there gliding */
+  bool strikes;
 } instrument_class;
 
 /* The port fields of a class whose port enum is named PREFIX_MIDI_IN,
@@ -169,6 +178,23 @@ struct instrument {
   bool table_swapped;    /* the voices are still to take the new table */
   bool table_notify;     /* a patch:Set of the table is to go out */
   LV2_Atom_Forge forge;  /* on the notify port, in run() */
+  /* Where the voices touch and hear their objects (place.h): the shapes
+   * of the analytic families, built when the plugin starts; the place
+   * ports as read; the point the notes take (the position port or CC74,
+   * whichever moved last); each voice's place and its strike's offset
+   * within the spread; how often each note has been struck (the spread's
+   * seed). */
+  shape_set* families[SHAPE_FAMILIES];
+  struct {
+    int shape;
+    double position, position_y, pickup, pickup_r, spread;
+    place_path path;
+    double length;
+  } where;
+  double position_base;
+  place places[INSTRUMENT_VOICES];
+  double spread_offset[INSTRUMENT_VOICES];
+  uint32_t note_strikes[128];
   float scratch_l[INSTRUMENT_CHUNK], scratch_r[INSTRUMENT_CHUNK];
   void* user; /* the instrument's own settings */
 };
@@ -225,6 +251,9 @@ instrument_expression(const instrument* in, int v)
       instrument_gesture(s->velocity, in->velocity_floor, in->velocity_curve),
       1.0 + in->mod_wheel, 1.0 + s->pressure};
 }
+
+/* The rolling instrument's path (place.h) and its object's length, m. */
+void instrument_set_path(instrument* in, place_path path, double length);
 
 /* The LV2 entry points, the same for every instrument: the descriptor is
  * the first member of the instrument's class, so instantiate() finds the

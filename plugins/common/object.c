@@ -9,6 +9,7 @@ object_table_free_chain(object_table* t)
 {
   while (t) {
     object_table* next = t->next;
+    shape_set_free(t->shapes);
     free(t);
     t = next;
   }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 #include "object_ports.h"
 
+#include "place_ports.h"
+
 #include <string.h>
 
 #define CONTROL(sym, nm, grp, unit, lo, def, hi, fl, doc)                      \
@@ -88,14 +90,27 @@ const port_info object_notify_port =
          "patch:Set replies: the modal table in use, after it changed or "
          "when asked with patch:Get.");
 
+int
+plugin_notify_port(const plugin_info* p)
+{
+  return p->n_own + OBJECT_N_PORTS;
+}
+
 const port_info*
 plugin_port(const plugin_info* p, int index)
 {
-  if (index >= 0 && index < p->n_own)
+  if (index < 0 || index >= p->n_ports)
+    return NULL;
+  if (index < p->n_own)
     return &p->own[index];
-  if (index == p->n_own + OBJECT_N_PORTS)
+  const int notify = plugin_notify_port(p);
+  if (index < notify)
+    return object_port(index - p->n_own);
+  if (index == notify)
     return &object_notify_port;
-  return object_port(index - p->n_own);
+  if (index <= notify + PLACE_N_PORTS)
+    return place_port(index - notify - 1);
+  return &p->tail[index - notify - 1 - PLACE_N_PORTS];
 }
 
 float

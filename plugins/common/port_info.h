@@ -19,7 +19,7 @@ typedef enum port_kind {
   PORT_AUDIO_OUT,  /* audio */
   PORT_CONTROL_IN, /* control input */
   PORT_METER,      /* control output */
-  PORT_NOTIFY,     /* atom:Sequence out: patch:Set replies (the last port) */
+  PORT_NOTIFY,     /* atom:Sequence out: patch:Set replies */
 } port_kind;
 
 enum port_flags {
@@ -45,6 +45,7 @@ typedef struct port_info {
  * the cu: namespace, urn:contact:units#). */
 #define UNIT_HZ        "units:hz"
 #define UNIT_S         "units:s"
+#define UNIT_M         "units:m"
 #define UNIT_MM        "units:mm"
 #define UNIT_MS        "units:ms"
 #define UNIT_DB        "units:db"
@@ -79,8 +80,12 @@ typedef struct plugin_info {
   const char* comment;
   int n_ports;
   const port_info* own; /* the instrument's own ports, n_own of them; the */
-  int n_own;            /* object's follow (object_ports.h), then notify */
+  int n_own;            /* object's follow (object_ports.h), then notify, */
   const port_default* object_defaults; /* NULL-symbol terminated, or NULL */
+  /* then the place block (place_ports.h), then the tail: more ports of
+   * the instrument's own (n_tail of them, or none) */
+  const port_info* tail;
+  int n_tail;
 } plugin_info;
 
 /* A row of a port table (every field; labels NULL). */
@@ -125,6 +130,9 @@ typedef struct plugin_info {
            UNIT_EXPONENT, 0.25f, curve_def, 4, PORT_LOG,                       \
            "Share of the " gesture " = floor + (1 - floor) x (MIDI "           \
            "velocity / 127)^curve: above 1 soft notes are softer.")
+
+/* The notify output's index: after the own and the object's ports. */
+int plugin_notify_port(const plugin_info* p);
 
 /* Port `index` of the plugin, own, object's or the notify output (NULL
  * out of range), and its default for this plugin. */

@@ -106,4 +106,6 @@ const plugin_info friction_info = {
     ports,
     FRICTION_OBJECT,
     object_defaults,
+    NULL,
+    0,
 };

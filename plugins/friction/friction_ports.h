@@ -4,6 +4,7 @@
 #define CONTACT_FRICTION_PORTS_H
 
 #include "object_ports.h"
+#include "place_ports.h"
 #include "port_info.h"
 
 #define FRICTION_URI "urn:contact:friction"
@@ -36,7 +37,8 @@ enum friction_port {
   FRICTION_NOISE_BETA,
   FRICTION_OBJECT, /* the object ports follow, see object_ports.h */
   FRICTION_NOTIFY = FRICTION_OBJECT + OBJECT_N_PORTS, /* patch:Set replies */
-  FRICTION_N_PORTS
+  FRICTION_PLACE, /* where it is touched and heard, see place_ports.h */
+  FRICTION_N_PORTS = FRICTION_PLACE + PLACE_N_PORTS
 };
 
 extern const plugin_info friction_info;

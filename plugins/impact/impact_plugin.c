@@ -132,4 +132,5 @@ const instrument_class impact_class = {
     INSTRUMENT_VOICE_LAYOUT(impact_voice, impact_settings),
     INSTRUMENT_CALLBACKS,
     .expression = NULL, /* a strike is over when it starts */
+    .strikes = true,
 };

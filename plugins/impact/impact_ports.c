@@ -63,4 +63,6 @@ const plugin_info impact_info = {
     ports,
     IMPACT_OBJECT,
     NULL,
+    NULL,
+    0,
 };

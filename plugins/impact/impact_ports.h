@@ -4,6 +4,7 @@
 #define CONTACT_IMPACT_PORTS_H
 
 #include "object_ports.h"
+#include "place_ports.h"
 #include "port_info.h"
 
 #define IMPACT_URI "urn:contact:impact"
@@ -28,7 +29,8 @@ enum impact_port {
   IMPACT_EXT_FORCE,
   IMPACT_OBJECT, /* the object ports follow, see object_ports.h */
   IMPACT_NOTIFY = IMPACT_OBJECT + OBJECT_N_PORTS, /* patch:Set replies */
-  IMPACT_N_PORTS
+  IMPACT_PLACE, /* where it is touched and heard, see place_ports.h */
+  IMPACT_N_PORTS = IMPACT_PLACE + PLACE_N_PORTS
 };
 
 extern const plugin_info impact_info;

@@ -77,6 +77,8 @@ controls(instrument* in)
     rolling_set_asymmetry(r, c[ROLLING_ASYMMETRY]);
     drive_voice(in, v);
   }
+  instrument_set_path(in, (place_path)c[ROLLING_PATH + PATH_PATH],
+                      c[ROLLING_PATH + PATH_LENGTH]);
 }
 
 static void
@@ -142,6 +144,12 @@ object_changed(instrument* in, int v)
   rolling_object_changed(&voice(in, v)->contact);
 }
 
+static double
+travel(instrument* in, int v)
+{
+  return voice(in, v)->contact.distance;
+}
+
 /* the means over the voice's last rendered stretch */
 static void
 read_meters(instrument* in, int v, double* m)
@@ -165,4 +173,5 @@ const instrument_class rolling_class = {
     INSTRUMENT_VOICE_LAYOUT(rolling_voice, rolling_settings),
     INSTRUMENT_CALLBACKS,
     .expression = drive_voice,
+    .travel = travel,
 };

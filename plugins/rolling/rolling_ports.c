@@ -82,4 +82,6 @@ const plugin_info rolling_info = {
     ports,
     ROLLING_OBJECT,
     object_defaults,
+    path_ports,
+    PATH_N_PORTS,
 };

@@ -4,6 +4,7 @@
 #define CONTACT_ROLLING_PORTS_H
 
 #include "object_ports.h"
+#include "place_ports.h"
 #include "port_info.h"
 
 #define ROLLING_URI "urn:contact:rolling"
@@ -32,7 +33,9 @@ enum rolling_port {
   ROLLING_MU,
   ROLLING_OBJECT, /* the object ports follow, see object_ports.h */
   ROLLING_NOTIFY = ROLLING_OBJECT + OBJECT_N_PORTS, /* patch:Set replies */
-  ROLLING_N_PORTS
+  ROLLING_PLACE, /* where it is touched and heard, see place_ports.h */
+  ROLLING_PATH = ROLLING_PLACE + PLACE_N_PORTS, /* the path ports follow */
+  ROLLING_N_PORTS = ROLLING_PATH + PATH_N_PORTS
 };
 
 extern const plugin_info rolling_info;

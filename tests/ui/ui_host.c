@@ -183,7 +183,7 @@ typedef struct instrument {
 static instrument
 instrument_of(const plugin_info* p, const char* meter)
 {
-  instrument in = {p->uri, -1, p->n_ports - 1};
+  instrument in = {p->uri, -1, plugin_notify_port(p)};
   for (int i = 0; i < p->n_ports; ++i)
     if (!strcmp(plugin_port(p, i)->symbol, meter))
       in.meter = i;

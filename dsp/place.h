@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Where a voice's object is touched and heard ([ch8] 8.2.2): the
+ * interaction point (where the hammer strikes, the bow rubs, the ball
+ * touches) and the two pickups, on an object whose modes have shapes
+ * (shape.h); the modes' weights there go to the object through
+ * modal_set_shapes().
+ *
+ * Moves glide: the points approach their targets by a one-pole of
+ * PLACE_GLIDE_S, the weights re-evaluated every PLACE_UPDATE samples, so
+ * that moving a pickup or the point of a rubbed or rolling contact never
+ * clicks.  A jump (a strike landing elsewhere) moves the point at once.
+ * Updates fall on the samples of a fixed grid of the caller's clock, so
+ * the output does not depend on how the caller splits its blocks.
+ *
+ * Coordinates are the shapes': x along (a membrane's radius), y across (a
+ * membrane's angle, in turns).  The pickups lie along x: on a plate at
+ * y = PLACE_PICKUP_Y (left) and 1 - PLACE_PICKUP_Y (right), on a membrane
+ * at angle 0 (left) and half a turn (right), so that with the right one
+ * at 1 - x of the left it is the left's mirror image through the centre.
+ *
+ * A path moves the interaction point with the distance a rolling ball
+ * travels (rolling.h): *across* the object and back (x from the set
+ * point, reflected at the ends, at travel / length), or on a *circle*
+ * about the centre of a plate or membrane whose radius is the set x (as a
+ * fraction of the half-width) from the angle 2 pi y.  On a 1-D object a
+ * circle goes across.
+ */
+#ifndef CONTACT_PLACE_H
+#define CONTACT_PLACE_H
+
+#include "modal.h"
+#include "shape.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* samples between updates of a moving point's weights: a power of two,
+ * dividing the instruments' chunk (a ball at 1 m/s on a 0.5 m bar moves
+ * 1/3000 of it between updates at 48 kHz) */
+enum { PLACE_UPDATE = 8 };
+
+/* 1/e time of a glide, s: each update then moves the weights by 1/60 of
+ * the way at 48 kHz, a step below a ringing note's own from one sample to
+ * the next (test_plugin_moves; a 3 ms glide's 1/18 still clicked) */
+#define PLACE_GLIDE_S 10e-3
+
+/* the pickups' y on a plate or a 2-D table: off the low modes' nodal lines
+ * (0.5 is a node of every mode with b even) */
+#define PLACE_PICKUP_Y 0.38
+
+typedef enum place_path {
+  PLACE_FIXED,  /* the point stays where it is set */
+  PLACE_ACROSS, /* across the object and back, with the travel */
+  PLACE_CIRCLE, /* round the centre (plate, membrane), with the travel */
+  PLACE_PATHS
+} place_path;
+
+typedef struct place {
+  const shape_set* shapes; /* NULL: no shapes (the modes' gains as given) */
+  shape_family family;
+  bool is_2d;
+  double x, y, x_to, y_to;         /* the interaction point, its target */
+  double left, right;              /* the pickups along x */
+  double left_to, right_to;        /* their targets */
+  place_path path;
+  double length;     /* m, the object's length (diameter) along x */
+  double path_start; /* m, the travel when the path started */
+  double glide;      /* one update's share of the way to the target */
+  int countdown;     /* samples to the next update */
+  bool stale;        /* the weights are to be evaluated again */
+  double phi_p[SHAPE_MAX_MODES], phi_l[SHAPE_MAX_MODES],
+      phi_r[SHAPE_MAX_MODES];
+} place;
+
+void place_init(place* p, double sample_rate);
+
+/* The shapes (NULL: none; the set outlives the place's use of it). */
+void place_set_shapes(place* p, shape_family family, const shape_set* shapes);
+
+/* Move the interaction point: at once (jump) or gliding. */
+void place_set_point(place* p, double x, double y, bool jump);
+/* Move the pickups (positions along x), gliding unless jump. */
+void place_set_pickups(place* p, double left, double right, bool jump);
+/* The path and the object's length (m); `travel` (m) is where the
+ * travelling exciter is now: a new path (or any, with `restart`) starts
+ * from the set point there. */
+void place_set_path(place* p, place_path path, double length, double travel,
+                    bool restart);
+
+/* Where the interaction point is now on its path, for the travel `travel`
+ * (m): (x, y) in the shapes' coordinates. */
+void place_point_at(const place* p, double travel, double* x, double* y);
+
+/* Whether the weights change over time (a glide or a path). */
+bool place_moving(const place* p);
+
+/* Samples to the next update, counted from `clock` (the caller's sample
+ * clock): PLACE_UPDATE - clock % PLACE_UPDATE while moving, else `limit`. */
+int place_until_update(const place* p, uint64_t clock, int limit);
+
+/* At an update (the clock on the grid) or whenever the object changed:
+ * glide one step (when `glide`), follow the path to `travel` and give the
+ * object its modes' weights (modal_set_shapes(); none: modal_clear_shapes()
+ * when it had some). */
+void place_update(place* p, modal_object* o, double travel, bool glide);
+
+#endif
