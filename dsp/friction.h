@@ -140,7 +140,7 @@ typedef struct friction {
   int substeps; /* per sample */
   bool object_changed;
   friction_track track;
-  bool tracking; /* track holds the object's motion */
+  bool tracking;         /* track holds the object's motion */
   unsigned shapes_epoch; /* the object's shapes it follows (modal.h) */
 
   /* block means, for meters */

@@ -1020,6 +1020,14 @@ follow_shapes(impact* im, modal_object* o)
   drop_carried(im, o);
   if (im->sub_m > 0)
     modal_coeffs_weigh(o, &im->sub);
+  if (im->tracked && im->hammer_flying) {
+    /* a hammer on (or near) the object follows the point's displacement
+     * to the new point: the compression, and the contact's energy, stay */
+    double px, pv;
+    modal_point(o, &px, &pv);
+    im->hammer_x += px - im->point_x;
+    land_flight(im);
+  }
   im->point_mass = modal_point_mass(o);
   im->tracked = false;
   im->settled = false;

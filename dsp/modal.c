@@ -230,8 +230,8 @@ modal_update(modal_object* o)
         on ? sqrt(wd * wd + 1.0 / (o->decay[l] * o->decay[l])) : 0.0;
     o->w0[l] = w0;
     o->inv_w0[l] = on ? 1.0 / w0 : 0.0;
-    o->compliance[l] = on && o->gain[l] > 0.0 ? static_deflection(o, l, 1.0)
-                                              : 0.0;
+    o->compliance[l] =
+        on && o->gain[l] > 0.0 ? static_deflection(o, l, 1.0) : 0.0;
   }
   weigh(o);
   modal_coeffs_compute(o, 1.0 / o->sample_rate, &o->audio);

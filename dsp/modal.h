@@ -102,7 +102,7 @@ typedef struct modal_object {
   alignas(64) double inv_w0[MODAL_MAX_MODES];
   alignas(64) double deflection[MODAL_MAX_MODES];
   double compliance[MODAL_MAX_MODES]; /* the same where |phi| = 1 */
-  modal_coeffs audio; /* step 1 / sample rate */
+  modal_coeffs audio;                 /* step 1 / sample rate */
   double sample_rate;
   double mass;  /* kg */
   double width; /* stereo width of the pickups, 0..1 */

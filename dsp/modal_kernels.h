@@ -500,15 +500,18 @@ KERNEL(modal_correct_predict)(modal_object* o, const modal_coeffs* c,
                               double* left_v, double* right_v)
 {
   /* without right_v the lanes' right pickup is computed and dropped */
-  if (o->weighted)
+  const bool weighted = o->weighted;
+  const bool shaped = weighted || !(o->pickup_alternating || !right_v);
+  if (weighted) {
     KERNEL(correct_predict)
     (o, c, force, true, true, point_x, point_v, left_v, right_v);
-  else if (o->pickup_alternating || !right_v)
-    KERNEL(correct_predict)
-    (o, c, force, false, false, point_x, point_v, left_v, right_v);
-  else
+  } else if (shaped) {
     KERNEL(correct_predict)
     (o, c, force, true, false, point_x, point_v, left_v, right_v);
+  } else {
+    KERNEL(correct_predict)
+    (o, c, force, false, false, point_x, point_v, left_v, right_v);
+  }
 }
 
 #undef modal_vec

@@ -101,8 +101,8 @@ place_point_at(const place* p, double travel, double* x, double* y)
   }
   /* a plate (or a 2-D table): round the centre at x of the half-width */
   const double rho = 0.5 * p->x;
-  const double phase = 2.0 * DSP_PI * p->y +
-                       (rho > 0.0 ? s / (rho * p->length) : 0.0);
+  const double phase =
+      2.0 * DSP_PI * p->y + (rho > 0.0 ? s / (rho * p->length) : 0.0);
   *x = clamp01(0.5 + rho * cos(phase));
   *y = clamp01(0.5 + rho * sin(phase));
 }

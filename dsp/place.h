@@ -60,17 +60,16 @@ typedef struct place {
   const shape_set* shapes; /* NULL: no shapes (the modes' gains as given) */
   shape_family family;
   bool is_2d;
-  double x, y, x_to, y_to;         /* the interaction point, its target */
-  double left, right;              /* the pickups along x */
-  double left_to, right_to;        /* their targets */
+  double x, y, x_to, y_to;  /* the interaction point, its target */
+  double left, right;       /* the pickups along x */
+  double left_to, right_to; /* their targets */
   place_path path;
   double length;     /* m, the object's length (diameter) along x */
   double path_start; /* m, the travel when the path started */
   double glide;      /* one update's share of the way to the target */
   int countdown;     /* samples to the next update */
   bool stale;        /* the weights are to be evaluated again */
-  double phi_p[SHAPE_MAX_MODES], phi_l[SHAPE_MAX_MODES],
-      phi_r[SHAPE_MAX_MODES];
+  double phi_p[SHAPE_MAX_MODES], phi_l[SHAPE_MAX_MODES], phi_r[SHAPE_MAX_MODES];
 } place;
 
 void place_init(place* p, double sample_rate);

@@ -106,6 +106,7 @@ rolling_place(rolling* r, modal_object* o)
   double px, pv;
   modal_point(o, &px, &pv);
   r->offset = offset_at(r, r->distance);
+  r->point_shift = 0.0;
   r->ball_x = static_compression(r) + px - r->offset;
   r->ball_v = pv;
   r->force = r->force_prev = r->force_prev2 = r->weight;
@@ -124,6 +125,7 @@ rolling_reset(rolling* r, modal_object* o)
   r->distance = 0.0;
   r->speed = r->target = r->accel = 0.0;
   r->force = r->force_prev = r->force_prev2 = r->offset = 0.0;
+  r->point_shift = 0.0;
   r->ball_x = r->ball_v = 0.0;
   r->carried = false;
   r->mean_force = r->contact_fraction = 0.0;
@@ -199,7 +201,20 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
 {
   if (r->shapes_epoch != o->shapes_epoch) {
     /* touched or heard elsewhere (modal_set_shapes()): the point's mass
-     * may change the sub-steps, and what was carried of it is stale */
+     * may change the sub-steps, and what was carried of it is stale.  The
+     * displacement of the new point differs from the old one's by d: the
+     * offset takes d, so that the move changes neither the compression
+     * nor any energy (the ball rides the deformed object to the new point
+     * with nothing lifted against its weight).  Carried by the ball
+     * instead, or felt as a step of the surface, a moving point does work
+     * at every update that depends on the modes' own motion: on a light
+     * object under a heavy ball that pumped them without bound. */
+    if (r->carried) {
+      double px, pv;
+      modal_point(o, &px, &pv);
+      r->point_shift += px - r->point_x;
+      r->offset += px - r->point_x;
+    }
     r->shapes_epoch = o->shapes_epoch;
     if (r->substeps > 0)
       modal_coeffs_weigh(o, &r->sub);
@@ -260,7 +275,8 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
       const double c_new = turn_c * cq - turn_s * sq;
       turn_s = turn_s * cq + turn_c * sq;
       turn_c = c_new;
-      const double offset = surface_ride(&r->ground, r->distance) + e * turn_c;
+      const double offset =
+          surface_ride(&r->ground, r->distance) + e * turn_c + r->point_shift;
 
       /* everything but this step's contact force */
       const double ball_dx = h * r->ball_v + hx * w;

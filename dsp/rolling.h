@@ -70,7 +70,9 @@ typedef struct rolling {
   double distance;                       /* m, X */
   double ball_x, ball_v;                 /* m, m/s along the contact axis */
   double force, force_prev, force_prev2; /* N, of the last three steps */
-  double offset;                         /* m, c(X) + e R cos(X / R) now */
+  double offset; /* m, c(X) + e R cos(X / R) + point_shift now */
+  double point_shift; /* m, what moves of the point (place.h) changed
+                         its displacement by, the ball riding along */
   int substeps;                          /* per sample; 0: coefficients stale */
   bool spring_changed;                   /* law or load: the count may change */
 

@@ -71,9 +71,11 @@ static const struct {
   const char* symbol;
   const char* label;
 } groups[] = {
-    {"meters", "Meters"},     {"hammer", "Hammer"}, {"exciter", "Exciter"},
-    {"bristles", "Bristles"}, {"ball", "Ball"},     {"surface", "Surface"},
-    {"contact", "Contact"},   {"object", "Object"}, {"output", "Output"},
+    {"meters", "Meters"},   {"hammer", "Hammer"},
+    {"exciter", "Exciter"}, {"bristles", "Bristles"},
+    {"ball", "Ball"},       {"surface", "Surface"},
+    {"contact", "Contact"}, {"object", "Object"},
+    {"output", "Output"},   {"place", "Where it is touched and heard"},
 };
 
 static bool
@@ -586,8 +588,9 @@ read_presets(const char* path, preset_file* pf)
       }
     } else if (!strcmp(key, "comment")) {
       snprintf(pr->comment, sizeof(pr->comment), "%s", rest);
-    } else if (!strcmp(key, "shape")) {
-      /* the shape model the tests check the ratios against */
+    } else if (!strcmp(key, "model")) {
+      /* the shape model the tests check the ratios against (the shape
+       * port is `shape`) */
     } else if (!strcmp(key, "table")) {
       /* a file of the bundle's tables/ folder, by name only */
       if (!*rest || strchr(rest, '/') || rest[0] == '.' ||

@@ -20,7 +20,7 @@ enum { OBJECT_PATH_SIZE = 4096 };
  * freed by the worker only; the audio thread swaps pointers. */
 typedef struct object_table {
   modal_table modes;
-  shape_set* shapes; /* the modes' shapes the file carries, or NULL */
+  shape_set* shapes;    /* the modes' shapes the file carries, or NULL */
   uint32_t path_length; /* bytes, without the NUL */
   char path[OBJECT_PATH_SIZE];
   struct object_table* next; /* tables waiting to be freed, in a chain */

@@ -10,13 +10,13 @@
 #include "port_info.h"
 
 enum place_port {
-  PLACE_SHAPE,          /* enumeration: shape_family */
-  PLACE_POSITION,       /* 0..1 along (a membrane's radius) */
-  PLACE_POSITION_Y,     /* 0..1 across (a membrane's angle, turns) */
-  PLACE_PICKUP,         /* 0..1, the left pickup along */
-  PLACE_PICKUP_R,       /* 0..1, the right pickup along */
-  PLACE_SPREAD,         /* 0..0.5, the strikes' scatter */
-  PLACE_STRIKE_METER,   /* meter: where the last note's point is */
+  PLACE_SHAPE,        /* enumeration: shape_family */
+  PLACE_POSITION,     /* 0..1 along (a membrane's radius) */
+  PLACE_POSITION_Y,   /* 0..1 across (a membrane's angle, turns) */
+  PLACE_PICKUP,       /* 0..1, the left pickup along */
+  PLACE_PICKUP_R,     /* 0..1, the right pickup along */
+  PLACE_SPREAD,       /* 0..0.5, the strikes' scatter */
+  PLACE_STRIKE_METER, /* meter: where the last note's point is */
   PLACE_N_PORTS
 };
 

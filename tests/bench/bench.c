@@ -16,8 +16,10 @@
  * 0.3 m/s (skipping from bump to bump) and at 0.03 m/s (in contact).
  * Plugin level: run() of the built plugins through lilv playing the same
  * cases with 16 voices of 16 modes, per voice against the DSP level's 16
- * voices of 16 modes.  Also the Newton
- * iteration histograms.
+ * voices of 16 modes; then the same with mode shapes (the free-free bar):
+ * at fixed positions, with the position automated every block, and (the
+ * rolling ball) rolling across the bar, each against the case without
+ * shapes or moves.  Also the Newton iteration histograms.
  *
  * usage: bench [--quick | --seconds S] [--only SECTION] [--no-limit] (--quick:
  * a short smoke run; S seconds per figure, 10 by default; SECTION one of
@@ -239,7 +241,8 @@ set_object(host* h, int modes)
  * a second at the DSP level's random speeds, 0.2 - 2 m/s (impact), or held
  * at velocity 127 (friction, rolling) */
 static double
-run_plugin(const char* uri, const setting* ports, int chord, double seconds)
+run_plugin_placed(const char* uri, const setting* ports, const setting* place,
+                  bool ramp, int chord, double seconds)
 {
   host* h = host_open(uri, rate, BLOCK);
   if (!h)
@@ -247,7 +250,15 @@ run_plugin(const char* uri, const setting* ports, int chord, double seconds)
   set_object(h, 16);
   for (const setting* p = ports; p->symbol; ++p)
     host_set(h, p->symbol, p->value);
+  for (const setting* p = place; p && p->symbol; ++p)
+    host_set(h, p->symbol, p->value);
   const uint64_t frames = (uint64_t)(seconds * rate);
+  /* the position automated across the bar and back, a new value at every
+   * block */
+  if (ramp)
+    for (int k = 0; k < 4; ++k)
+      host_ramp(h, "position", (uint64_t)k * frames, (uint64_t)(k + 1) * frames,
+                k % 2 ? 0.9f : 0.1f, k % 2 ? 0.1f : 0.9f);
   const bool held = strstr(uri, "impact") == NULL;
   const uint64_t step = held ? 4 * frames : (uint64_t)(rate / 8);
   for (uint64_t t = 0; t < 4 * frames; t += step)
@@ -263,6 +274,26 @@ run_plugin(const char* uri, const setting* ports, int chord, double seconds)
   host_close(h);
   return 1e9 * best / (double)frames;
 }
+
+static double
+run_plugin(const char* uri, const setting* ports, int chord, double seconds)
+{
+  return run_plugin_placed(uri, ports, NULL, false, chord, seconds);
+}
+
+/* the free-free bar's shapes, struck or touched off centre, heard near an
+ * end; the ball across the bar */
+static const setting placed[] = {{"shape", 2},
+                                 {"position", 0.3f},
+                                 {"pickup_position", 0.05f},
+                                 {"pickup_position_r", 0.95f},
+                                 {NULL, 0}};
+static const setting across[] = {{"shape", 2},
+                                 {"position", 0.3f},
+                                 {"path", 1},
+                                 {"object_length", 0.5f},
+                                 {"pickup_position", 0.05f},
+                                 {NULL, 0}};
 
 /* The limit at each size: measured at the start of the run, and again
  * right after every figure (a quarter of its time, best of 3), which is
@@ -452,11 +483,40 @@ main(int argc, char** argv)
   const char* uris[3] = {"urn:contact:impact", "urn:contact:friction",
                          "urn:contact:rolling"};
   const setting* ports[3] = {impact_ports, friction_ports, rolling_ports};
+  double plugin_ns[3];
   for (int i = 0; i < 3; ++i) {
     const double ns = run_plugin(uris[i], ports[i], 16, seconds) / 16;
     snprintf(extra, sizeof(extra), "  (DSP %.1f ns: %+.0f %%)", dsp16[i],
              100.0 * (ns / dsp16[i] - 1.0));
     report(strrchr(uris[i], ':') + 1, 16, ns, extra);
+    plugin_ns[i] = ns;
+  }
+  printf("\nWhere it is struck (the free-free bar's shapes), the same 16 "
+         "voices x 16 modes, per voice (against the line above: at most "
+         "+5 %% at fixed positions, +15 %% automated, 1.3x along a path):\n");
+  for (int i = 0; i < 3; ++i) {
+    const char* name = strrchr(uris[i], ':') + 1;
+    char what[64];
+    const double fixed =
+        run_plugin_placed(uris[i], ports[i], placed, false, 16, seconds) / 16;
+    snprintf(what, sizeof(what), "%s, shapes, fixed positions", name);
+    snprintf(extra, sizeof(extra), "  (%+.1f %% without shapes)",
+             100.0 * (fixed / plugin_ns[i] - 1.0));
+    report(what, 16, fixed, extra);
+    const double moving =
+        run_plugin_placed(uris[i], ports[i], placed, true, 16, seconds) / 16;
+    snprintf(what, sizeof(what), "%s, position ramp every block", name);
+    snprintf(extra, sizeof(extra), "  (%+.1f %% without shapes)",
+             100.0 * (moving / plugin_ns[i] - 1.0));
+    report(what, 16, moving, extra);
+    if (strstr(name, "rolling")) {
+      const double path =
+          run_plugin_placed(uris[i], ports[i], across, false, 16, seconds) / 16;
+      snprintf(what, sizeof(what), "%s, path across the bar", name);
+      snprintf(extra, sizeof(extra), "  (%.2fx at the fixed point)",
+               path / fixed);
+      report(what, 16, path, extra);
+    }
   }
   print_limits();
   free(vs);

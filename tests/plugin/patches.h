@@ -2,7 +2,7 @@
 /* An instrument's patches for the plugin tests: its default (the ports'
  * defaults) and every preset of presets/NAME.presets, read from the
  * source tree (CONTACT_SOURCE_ROOT), with the preset's root note,
- * material and shape. */
+ * material and model. */
 #ifndef CONTACT_TEST_PATCHES_H
 #define CONTACT_TEST_PATCHES_H
 
@@ -18,7 +18,7 @@ typedef struct patch {
   char id[64];       /* "default" or the preset's ID */
   char uri[128];     /* empty for the default */
   char material[32]; /* empty unless the preset names one */
-  char shape[32];    /* the model of its ratios, empty if none */
+  char model[32];    /* the model of its ratios, empty if none */
   char table[64];    /* the shipped modal table it loads, empty if none */
   double q;          /* the preset's q, 0 if none */
   int root;          /* the note it is made for */
@@ -54,8 +54,8 @@ patches_read(const char* uri, bool with_default, patch* out, int max)
       sscanf(line + 9, "%31s", p->material);
     } else if (p && !strncmp(line, "table ", 6)) {
       sscanf(line + 6, "%63s", p->table);
-    } else if (p && !strncmp(line, "shape ", 6)) {
-      sscanf(line + 6, "%31s", p->shape);
+    } else if (p && !strncmp(line, "model ", 6)) {
+      sscanf(line + 6, "%31s", p->model);
     } else if (p && !strncmp(line, "q ", 2)) {
       p->q = atof(line + 2);
     } else if (p && !strncmp(line, "root_note ", 10)) {

@@ -90,6 +90,12 @@ play(const patch* p, int velocity, double seconds, const char* port,
   host* h = patch_open(plugin, p, rate, BLOCK);
   if (port)
     HOST_OK(host_set(h, port, (float)(scale * host_get(h, port))));
+  /* a ball on a path (the path port) would be elsewhere on the object at
+   * every speed after the same time: on the longest object the path
+   * allows it hardly leaves its starting point, and the speed's own
+   * effect is heard */
+  if (port && !strcmp(port, "speed") && host_port(h, "object_length") >= 0)
+    HOST_OK(host_set(h, "object_length", 10.0f));
   HOST_OK(host_note_on(h, 0, p->root, velocity));
   take t = {.out = {0}};
   const size_t frames = (size_t)(seconds * rate);
