@@ -221,6 +221,7 @@ weigh(modal_object* o)
 void
 modal_update(modal_object* o)
 {
+  bool tuned = false;
   for (int l = 0; l < o->n; ++l) {
     const bool on = l < o->count && mode_enabled(o, l);
     if (!on)
@@ -228,11 +229,14 @@ modal_update(modal_object* o)
     const double wd = 2.0 * DSP_PI * o->freq[l];
     const double w0 =
         on ? sqrt(wd * wd + 1.0 / (o->decay[l] * o->decay[l])) : 0.0;
+    const double compliance =
+        on && o->gain[l] > 0.0 ? static_deflection(o, l, 1.0) : 0.0;
+    tuned = tuned || w0 != o->w0[l] || compliance != o->compliance[l];
     o->w0[l] = w0;
     o->inv_w0[l] = on ? 1.0 / w0 : 0.0;
-    o->compliance[l] =
-        on && o->gain[l] > 0.0 ? static_deflection(o, l, 1.0) : 0.0;
+    o->compliance[l] = compliance;
   }
+  o->tune_epoch += tuned;
   weigh(o);
   modal_coeffs_compute(o, 1.0 / o->sample_rate, &o->audio);
 }

@@ -118,6 +118,9 @@ typedef struct modal_object {
    * that keeps coefficients of its own re-weighs them
    * (modal_coeffs_weigh()) and what it kept of the point when it moves */
   unsigned shapes_epoch;
+  /* counts modal_update()s that changed a mode's natural frequency or
+   * static compliance (a retune, a bend): the point may have moved */
+  unsigned tune_epoch;
   int count; /* modes in the table */
   int n;     /* count rounded up to a multiple of MODAL_LANES */
 } modal_object;

@@ -107,6 +107,7 @@ rolling_place(rolling* r, modal_object* o)
   modal_point(o, &px, &pv);
   r->offset = offset_at(r, r->distance);
   r->point_shift = 0.0;
+  r->point_known = false;
   r->ball_x = static_compression(r) + px - r->offset;
   r->ball_v = pv;
   r->force = r->force_prev = r->force_prev2 = r->weight;
@@ -126,6 +127,7 @@ rolling_reset(rolling* r, modal_object* o)
   r->speed = r->target = r->accel = 0.0;
   r->force = r->force_prev = r->force_prev2 = r->offset = 0.0;
   r->point_shift = 0.0;
+  r->point_known = false;
   r->ball_x = r->ball_v = 0.0;
   r->carried = false;
   r->mean_force = r->contact_fraction = 0.0;
@@ -199,28 +201,34 @@ DSP_VECTOR_CLONES void
 rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
                 float* out_r, double scale)
 {
-  if (r->shapes_epoch != o->shapes_epoch) {
+  const bool reshaped = r->shapes_epoch != o->shapes_epoch;
+  const bool retuned = r->tune_epoch != o->tune_epoch;
+  if (reshaped) {
     /* touched or heard elsewhere (modal_set_shapes()): the point's mass
-     * may change the sub-steps, and what was carried of it is stale.  The
-     * displacement of the new point differs from the old one's by d: the
-     * offset takes d, so that the move changes neither the compression
-     * nor any energy (the ball rides the deformed object to the new point
-     * with nothing lifted against its weight).  Carried by the ball
-     * instead, or felt as a step of the surface, a moving point does work
-     * at every update that depends on the modes' own motion: on a light
-     * object under a heavy ball that pumped them without bound. */
-    if (r->carried) {
-      double px, pv;
-      modal_point(o, &px, &pv);
-      r->point_shift += px - r->point_x;
-      r->offset += px - r->point_x;
-    }
-    r->shapes_epoch = o->shapes_epoch;
+     * may change the sub-steps, and what was carried of it is stale */
     if (r->substeps > 0)
       modal_coeffs_weigh(o, &r->sub);
     r->spring_changed = true;
     r->carried = false;
   }
+  if ((reshaped || retuned) && r->point_known) {
+    /* The point under the ball moved by d without the ball's doing (the
+     * contact went elsewhere on the object, or the object was retuned,
+     * its deflection staying): the offset takes d, so that the move
+     * changes neither the compression nor any energy (the ball rides the
+     * object to where the point now is, nothing lifted against its
+     * weight).  Felt as a step of the compression, or carried by the
+     * ball, such a move does work that depends on the modes' own motion:
+     * on a light object under a heavy ball, a pitch wheel or a path
+     * pumped them without bound. */
+    double px, pv;
+    modal_point(o, &px, &pv);
+    r->point_shift += px - r->point_x;
+    r->offset += px - r->point_x;
+    r->carried = false;
+  }
+  r->shapes_epoch = o->shapes_epoch;
+  r->tune_epoch = o->tune_epoch;
   if (r->substeps == 0 || r->spring_changed)
     choose_substeps(r, o);
   const int m = r->substeps;
@@ -313,6 +321,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   }
   modal_correct(o, &r->sub, pending - applied);
   r->point_x = px;
+  r->point_known = true;
   r->next_x = next_x;
   r->next_v = next_v;
   r->next_l = next_l;

@@ -70,11 +70,11 @@ typedef struct rolling {
   double distance;                       /* m, X */
   double ball_x, ball_v;                 /* m, m/s along the contact axis */
   double force, force_prev, force_prev2; /* N, of the last three steps */
-  double offset; /* m, c(X) + e R cos(X / R) + point_shift now */
-  double point_shift; /* m, what moves of the point (place.h) changed
-                         its displacement by, the ball riding along */
-  int substeps;                          /* per sample; 0: coefficients stale */
-  bool spring_changed;                   /* law or load: the count may change */
+  double offset;       /* m, c(X) + e R cos(X / R) + point_shift now */
+  double point_shift;  /* m, what moves of the point (place.h) changed
+                          its displacement by, the ball riding along */
+  int substeps;        /* per sample; 0: coefficients stale */
+  bool spring_changed; /* law or load: the count may change */
 
   /* Carried from one rolling_process() to the next, so that any split of
    * the samples into calls computes the same numbers: the interaction
@@ -83,7 +83,8 @@ typedef struct rolling {
    * the compression and the ball's turn.  Worked out afresh (carried
    * false) after anything moved the object or changed the sub-step. */
   bool carried;
-  unsigned shapes_epoch; /* the object's shapes it follows (modal.h) */
+  bool point_known; /* point_x is the point's at the end of the last call */
+  unsigned shapes_epoch, tune_epoch; /* the object's it follows (modal.h) */
   double point_x, next_x, next_v, next_l, next_r, pending, x0, turn_c, turn_s;
 
   /* the last block, for the meters */
