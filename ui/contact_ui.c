@@ -39,6 +39,8 @@ static const double drag_threshold = 2.0;
 static const double hit_slop = 5.0;
 /* Shift makes a drag this much finer. */
 static const double fine_drag = 0.1;
+/* The object's handles are grabbed this far (px) from their centres. */
+static const double handle_radius = 9.0;
 
 typedef struct ui {
   ui_state s;
@@ -53,6 +55,7 @@ typedef struct ui {
   bool closed;
   int notify;       /* the notify port's index */
   unsigned pending; /* parts to draw again (enum ui_area) */
+  unsigned waited;  /* parts left for the next frame at the last one */
   ui_analysis* job; /* a recording being analysed, or NULL */
 } ui;
 
@@ -75,12 +78,18 @@ redraw_areas(ui* u, unsigned areas)
  * covers (a software GL rasterises ~7 ns a pixel; the whole window takes
  * longer than the 5 ms an idle() may), so the parts waiting are drawn in
  * this order, as many per frame as fit in frame_budget_px together; the
- * rest at the next idle, 1/30 s later.  A meter (the contact panel) or a
- * dragged mode (the editor) is one frame; a new table, two or three. */
+ * rest at the next idle, 1/30 s later.  Parts join a frame only when the
+ * rectangle round them meets no other part (every part it meets is drawn
+ * again, at a part's cost).  A meter (the contact panel, the object's
+ * strike), a dragged mode (the editor) or handle (the object and the
+ * editor beside it) is one frame; the whole window, five.  Parts left
+ * out of a frame go first in the next, so that meters moving every frame
+ * in one part cannot keep another from being drawn (the contact panel's
+ * and the strike's, both moving, take turns). */
 static const double frame_budget_px = 160e3;
-static const unsigned draw_order[] = {UI_AREA_MODES, UI_AREA_CONTACT,
-                                      UI_AREA_HEADER, UI_AREA_MATERIAL,
-                                      UI_AREA_PARAMS};
+static const unsigned draw_order[] = {UI_AREA_MODES,    UI_AREA_CONTACT,
+                                      UI_AREA_OBJECT,   UI_AREA_HEADER,
+                                      UI_AREA_MATERIAL, UI_AREA_PARAMS};
 
 static ui_rect
 bounds(ui_rect a, ui_rect b)
@@ -91,22 +100,45 @@ bounds(ui_rect a, ui_rect b)
   return (ui_rect){x0, y0, x1 - x0, y1 - y0};
 }
 
+static bool
+meets(ui_rect a, ui_rect b)
+{
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h &&
+         b.y < a.y + a.h;
+}
+
+/* whether `frame` meets a part not among `parts` */
+static bool
+meets_others(const ui* u, ui_rect frame, unsigned parts)
+{
+  for (size_t i = 0; i < sizeof(draw_order) / sizeof(draw_order[0]); ++i)
+    if (!(parts & draw_order[i]) &&
+        meets(frame, ui_area_rect(&u->s, draw_order[i])))
+      return true;
+  return false;
+}
+
 static void
 draw_pending(ui* u)
 {
   ui_rect frame = {0, 0, 0, 0};
   unsigned taken = 0;
-  for (size_t i = 0; i < sizeof(draw_order) / sizeof(draw_order[0]); ++i) {
-    const unsigned area = draw_order[i];
-    if (!(u->pending & area))
+  const size_t n = sizeof(draw_order) / sizeof(draw_order[0]);
+  for (size_t i = 0; i < 2 * n; ++i) {
+    /* first the parts that waited, then the others */
+    const unsigned area = draw_order[i % n];
+    const bool waited = (u->waited & area) != 0;
+    if (!(u->pending & area) || (taken & area) || waited != (i < n))
       continue;
     const ui_rect r = ui_area_rect(&u->s, area);
     const ui_rect grown = taken ? bounds(frame, r) : r;
-    if (taken && grown.w * grown.h > frame_budget_px)
+    if (taken && (grown.w * grown.h > frame_budget_px ||
+                  meets_others(u, grown, taken | area)))
       continue;
     frame = grown;
     taken |= area;
   }
+  u->waited = u->pending & ~taken;
   if (!taken)
     return;
   u->pending &= ~taken;
@@ -122,27 +154,12 @@ redraw(ui* u)
 /* ---- ports ----------------------------------------------------------------
  */
 
-static bool
-is_mode_port(const ui* u, int index)
-{
-  return index >= u->s.object + OBJECT_MODE_TABLE &&
-         index < u->s.object + OBJECT_N_PORTS;
-}
-
 /* A port changed: what it makes stale, and the parts that show it (a
- * meter, 30 times a second while playing, only the contact panel). */
+ * meter, 30 times a second while playing, only its own panel). */
 static void
 port_changed(ui* u, int index)
 {
-  ui_state_port_changed(&u->s, index);
-  const port_kind kind = ui_port(&u->s, index)->kind;
-  if (is_mode_port(u, index) || index == u->s.object + OBJECT_MODES)
-    redraw_areas(u, UI_AREA_HEADER | UI_AREA_MODES | UI_AREA_MATERIAL |
-                        UI_AREA_PARAMS);
-  else if (kind == PORT_CONTROL_IN)
-    redraw_areas(u, UI_AREA_HEADER | UI_AREA_CONTACT | UI_AREA_PARAMS);
-  else if (kind == PORT_METER)
-    redraw_areas(u, UI_AREA_CONTACT);
+  redraw_areas(u, ui_state_port_changed(&u->s, index));
 }
 
 /* the state's writer: every value an edit sets goes to the plugin */
@@ -280,16 +297,26 @@ show_table(ui* u, const char* path)
   if (!*path) {
     snprintf(u->s.status, sizeof(u->s.status), "Playing the 16 mode ports");
   } else {
+    /* the shapes it may carry too (256 kB: on the heap, for the call) */
     modal_table_error error;
-    if (modal_table_load(path, &u->s.table, &error) == MODAL_TABLE_SUCCESS) {
+    modal_shapes* shapes = malloc(sizeof(modal_shapes));
+    if (shapes && modal_table_load_shapes(path, &u->s.table, shapes, &error) ==
+                      MODAL_TABLE_SUCCESS) {
       u->s.table_loaded = true;
-      snprintf(u->s.status, sizeof(u->s.status), "Table: %d modes%s%s",
-               u->s.table.count, *u->s.table.name ? ", " : "", u->s.table.name);
+      snprintf(u->s.status, sizeof(u->s.status), "Table: %d modes%s%s%s",
+               u->s.table.count, *u->s.table.name ? ", " : "", u->s.table.name,
+               shapes->nx > 0 ? ", shapes" : "");
     } else {
       snprintf(u->s.status, sizeof(u->s.status),
-               "Cannot show the table: %.200s", error.message);
+               "Cannot show the table: %.200s",
+               shapes ? error.message : "out of memory");
     }
+    if (u->s.table_loaded)
+      ui_state_set_table_shapes(&u->s, shapes);
+    free(shapes);
   }
+  if (!u->s.table_loaded)
+    ui_state_set_table_shapes(&u->s, NULL);
   redraw(u);
 }
 
@@ -491,7 +518,7 @@ choice_rect(const ui_state* s, int i)
 static void
 start_mode_drag(ui* u, int m, double x, double y)
 {
-  u->s.drag = (ui_drag){UI_DRAG_MODE, m, x, y, {0, 0}, false};
+  u->s.drag = (ui_drag){.kind = UI_DRAG_MODE, .index = m, .x0 = x, .y0 = y};
   u->s.drag.start[0] = u->s.value[u->s.object + OBJECT_MODE_FREQ(m)];
   u->s.drag.start[1] = u->s.value[u->s.object + OBJECT_MODE_GAIN(m)];
   ui_state_begin_edit(&u->s);
@@ -510,19 +537,40 @@ press_modes(ui* u, double x, double y)
   u->s.last_press_mode = m;
   u->s.last_press_time = double_click ? 0.0 : t;
   u->s.selected = m;
-  redraw_areas(u, UI_AREA_MODES | UI_AREA_MATERIAL);
+  redraw_areas(u, UI_AREA_MODES | UI_AREA_MATERIAL | UI_AREA_OBJECT);
   if (double_click)
     ui_state_toggle_mode(&u->s, m);
   else if (m >= 0 && ui_state_editable(&u->s))
     start_mode_drag(u, m, x, y);
 }
 
+/* A press on the object: a handle, grabbed where it is (a press beside
+ * the handles does nothing: the point jumps only by a drag). */
+static void
+press_object(ui* u, double x, double y)
+{
+  ui_state_refresh(&u->s);
+  if (!u->s.shapes)
+    return;
+  const ui_shape_view v = ui_state_shape_view(&u->s);
+  const ui_place place = ui_state_place(&u->s);
+  const int h = ui_handle_hit(&v, &place, x, y, handle_radius);
+  if (h < 0)
+    return;
+  u->s.drag = (ui_drag){
+      .kind = UI_DRAG_HANDLE, .index = h, .x0 = x, .y0 = y, .place = place};
+  ui_state_begin_edit(&u->s);
+}
+
 static void
 press_param(ui* u, int row, double x, double y)
 {
   const int index = u->s.param_port[row];
-  u->s.drag =
-      (ui_drag){UI_DRAG_PARAM, row, x, y, {u->s.value[index], 0}, false};
+  u->s.drag = (ui_drag){.kind = UI_DRAG_PARAM,
+                        .index = row,
+                        .x0 = x,
+                        .y0 = y,
+                        .start = {u->s.value[index], 0}};
   ui_state_begin_edit(&u->s);
 }
 
@@ -549,6 +597,8 @@ on_press(void* handle, int button, bool down, double x, double y,
     }
     if (u->s.drag.kind != UI_DRAG_NONE)
       ui_state_end_edit(&u->s);
+    if (u->s.drag.kind == UI_DRAG_HANDLE)
+      redraw_areas(u, UI_AREA_OBJECT); /* the handle's value gives way */
     u->s.drag.kind = UI_DRAG_NONE;
     return;
   }
@@ -582,9 +632,11 @@ on_press(void* handle, int button, bool down, double x, double y,
   else if (ui_rect_contains(l->modes, x, y))
     press_modes(u, x, y);
   else {
-    const int row = ui_param_hit(l, u->s.n_params, x, y);
+    const int row = ui_state_param_hit(&u->s, x, y);
     if (row >= 0)
       press_param(u, row, x, y);
+    else if (ui_rect_contains(l->object, x, y))
+      press_object(u, x, y);
   }
 }
 
@@ -614,11 +666,12 @@ on_motion(void* handle, double x, double y, unsigned modifiers)
       ui_state_edit_port(
           &u->s, gain,
           (float)ui_drag_value(&v.gain, ui_port(&u->s, gain), d->start[1], dy));
+  } else if (d->kind == UI_DRAG_HANDLE) {
+    ui_state_drag_handle(&u->s, (ui_handle)d->index, &d->place, dx, dy);
   } else {
     const int index = u->s.param_port[d->index];
     const port_info* p = ui_port(&u->s, index);
-    const ui_rect slider =
-        ui_param_slider(ui_param_row(&u->s.layout, d->index));
+    const ui_rect slider = ui_param_slider(ui_state_param_row(&u->s, d->index));
     const ui_axis a = ui_axis_of_port(p, slider.x, slider.x + slider.w);
     ui_state_edit_port(&u->s, index,
                        (float)ui_drag_value(&a, p, d->start[0], dx));
@@ -645,7 +698,7 @@ on_scroll(void* handle, double x, double y, double dy, unsigned modifiers)
       index = u->s.object + OBJECT_MODE_DECAY(m);
     }
   } else {
-    const int row = ui_param_hit(&u->s.layout, u->s.n_params, x, y);
+    const int row = ui_state_param_hit(&u->s, x, y);
     if (row >= 0)
       index = u->s.param_port[row];
   }
@@ -665,7 +718,7 @@ select_step(ui* u, int step)
     return;
   int m = u->s.selected < 0 ? 0 : u->s.selected + step;
   u->s.selected = m < 0 ? 0 : m >= u->s.n_modes ? u->s.n_modes - 1 : m;
-  redraw_areas(u, UI_AREA_MODES | UI_AREA_MATERIAL);
+  redraw_areas(u, UI_AREA_MODES | UI_AREA_MATERIAL | UI_AREA_OBJECT);
 }
 
 static void
@@ -787,6 +840,7 @@ instantiate(const LV2UI_Descriptor* descriptor, const char* plugin_uri,
     lv2_log_error(&u->logger,
                   "contact UI: cannot open a window (no X display, or no "
                   "OpenGL)\n");
+    ui_state_free(&u->s);
     free(u);
     return NULL;
   }
@@ -806,6 +860,7 @@ cleanup(LV2UI_Handle handle)
   ui* u = handle;
   ui_analysis_free(u->job); /* cancels it, and waits for its thread */
   view_destroy(u->view);
+  ui_state_free(&u->s);
   free(u);
 }
 

@@ -8,6 +8,7 @@
 #include "ui_state.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,22 +161,45 @@ frequency_grid(cairo_t* cr, const ui_axis* a, ui_rect r)
 {
   static const double ticks[] = {20,   50,   100,  200,   500,
                                  1000, 2000, 5000, 10000, 20000};
+  enum { N = sizeof(ticks) / sizeof(ticks[0]) };
   cairo_set_line_width(cr, 1.0);
-  for (size_t i = 0; i < sizeof(ticks) / sizeof(ticks[0]); ++i) {
-    const double x = floor(ui_axis_to_px(a, ticks[i])) + 0.5;
-    if (x < r.x || x > r.x + r.w)
-      continue;
-    colour(cr, grid, 1.0);
-    cairo_move_to(cr, x, r.y);
-    cairo_line_to(cr, x, r.y + r.h);
-    cairo_stroke(cr);
-    char s[16];
-    if (ticks[i] >= 1000)
-      snprintf(s, sizeof(s), "%gk", ticks[i] / 1000);
-    else
-      snprintf(s, sizeof(s), "%g", ticks[i]);
-    label(cr, x, r.y + r.h + 13, 10, false, CENTRE, dim, s);
-  }
+  /* every line; the labels that fit, the decades first (a narrow plot
+   * has no room for 2 and 5 between them) */
+  double left[N], right[N];
+  int shown = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < N; ++i) {
+      const bool decade = fmod(log10(ticks[i]), 1.0) == 0.0;
+      if (decade != (pass == 0))
+        continue;
+      const double x = floor(ui_axis_to_px(a, ticks[i])) + 0.5;
+      if (x < r.x || x > r.x + r.w)
+        continue;
+      colour(cr, grid, 1.0);
+      cairo_move_to(cr, x, r.y);
+      cairo_line_to(cr, x, r.y + r.h);
+      cairo_stroke(cr);
+      char s[16];
+      if (ticks[i] >= 1000)
+        snprintf(s, sizeof(s), "%gk", ticks[i] / 1000);
+      else
+        snprintf(s, sizeof(s), "%g", ticks[i]);
+      cairo_text_extents_t e;
+      cairo_select_font_face(cr, font, CAIRO_FONT_SLANT_NORMAL,
+                             CAIRO_FONT_WEIGHT_NORMAL);
+      cairo_set_font_size(cr, 10);
+      cairo_text_extents(cr, s, &e);
+      const double x0 = x - 0.5 * e.x_advance - 2,
+                   x1 = x + 0.5 * e.x_advance + 2;
+      bool room = true;
+      for (int k = 0; k < shown; ++k)
+        room &= x1 <= left[k] || x0 >= right[k];
+      if (!room)
+        continue;
+      left[shown] = x0;
+      right[shown++] = x1;
+      label(cr, x, r.y + r.h + 13, 10, false, CENTRE, dim, s);
+    }
 }
 
 /* horizontal grid lines at decades of a log axis, labelled in `unit` */
@@ -355,7 +379,17 @@ draw_modes(const ui_state* s, cairo_t* cr)
     const ui_mode* m = &s->modes[i];
     const ui_rect b = ui_mode_bar(&v, m);
     const rgb c = material_colour[mode_material(m)];
-    if (m->enabled && m->gain > 0) {
+    if (m->enabled && m->gain > 0 && s->shapes) {
+      /* with shapes: the gain faint, and filled up to the share heard
+       * where the object is struck and heard */
+      const double heard = fmin(fmax(s->weight[i], 0.0), 1.0) * b.h;
+      colour(cr, c, 0.28);
+      rect_path(cr, b);
+      cairo_fill(cr);
+      colour(cr, c, 0.95);
+      rect_path(cr, (ui_rect){b.x, b.y + b.h - heard, b.w, heard});
+      cairo_fill(cr);
+    } else if (m->enabled && m->gain > 0) {
       colour(cr, c, 0.9);
       rect_path(cr, b);
       cairo_fill(cr);
@@ -377,23 +411,351 @@ draw_modes(const ui_state* s, cairo_t* cr)
   cairo_restore(cr);
 
   /* the selected mode's numbers, or how to edit */
-  char info[160];
+  char info[192];
   if (s->selected >= 0 && s->selected < s->n_modes) {
     const ui_mode* m = &s->modes[s->selected];
+    char heard[32] = "";
+    if (s->shapes)
+      snprintf(heard, sizeof(heard), "  heard \xc3\x97%.2f",
+               s->weight[s->selected]);
     snprintf(info, sizeof(info),
-             "Mode %d: %.2f Hz   decay %.4g ms   q %.0f (%s)   gain %.3f%s",
+             "Mode %d: %.2f Hz  %.4g ms  q %.0f (%s)  gain %.3f%s%s",
              s->selected + 1, m->freq, m->decay * 1e3, ui_mode_q(m),
-             ui_materials[mode_material(m)].name, m->gain,
-             m->enabled ? "" : "   (left out)");
+             ui_materials[mode_material(m)].name, m->gain, heard,
+             m->enabled ? "" : "  (left out)");
   } else {
     snprintf(info, sizeof(info), "%s",
              ui_state_editable(s)
-                 ? "drag: frequency and gain   wheel: decay   double click "
-                   "or d: on/off   u: undo"
+                 ? "drag: frequency, gain   wheel: decay   double click, d: "
+                   "on/off   u: undo"
                  : "a table file: clear it to edit the 16 mode ports");
   }
   label(cr, l->modes.x + 8, l->modes.y + 29, 10.5, false, LEFT,
         s->selected >= 0 ? accent : dim, info);
+}
+
+/* ---- the object panel
+ * ------------------------------------------------------------- */
+
+static void draw_param_row(const ui_state* s, cairo_t* cr, int k);
+
+/* a mode's sign and size, |v| <= 1: warm up, cool down, dark at its nodes */
+static rgb
+deflection_colour(double v)
+{
+  const rgb up = accent, down = material_colour[UI_GLASS];
+  const rgb c = v >= 0 ? up : down;
+  const double a = fmin(fabs(v), 1.0);
+  return (rgb){background.r + a * (c.r - background.r),
+               background.g + a * (c.g - background.g),
+               background.b + a * (c.b - background.b)};
+}
+
+static uint32_t
+pixel(rgb c)
+{
+  return 0xff000000u | (uint32_t)(c.r * 255.0 + 0.5) << 16 |
+         (uint32_t)(c.g * 255.0 + 0.5) << 8 | (uint32_t)(c.b * 255.0 + 0.5);
+}
+
+/* the pictured mode over the square (or the disc's square), smoothly
+ * scaled up, and its nodal lines: the zero contour between the texels */
+static void
+draw_map(const ui_state* s, cairo_t* cr, const ui_shape_view* v)
+{
+  enum { N = UI_MAP_SIZE };
+  static uint32_t texels[N * N]; /* the UI's thread only */
+  for (int k = 0; k < N * N; ++k)
+    texels[k] =
+        pixel(isnan(s->map[k]) ? background : deflection_colour(s->map[k]));
+  cairo_surface_t* image = cairo_image_surface_create_for_data(
+      (unsigned char*)texels, CAIRO_FORMAT_RGB24, N, N, 4 * N);
+  const ui_rect b = v->body;
+  cairo_save(cr);
+  cairo_new_path(cr);
+  if (v->kind == UI_SHAPE_DISC)
+    cairo_arc(cr, b.x + 0.5 * b.w, b.y + 0.5 * b.h, 0.5 * b.w, 0, 2 * PI);
+  else
+    rect_path(cr, b);
+  cairo_clip(cr);
+  cairo_translate(cr, b.x, b.y);
+  cairo_scale(cr, b.w / N, b.h / N);
+  cairo_set_source_surface(cr, image, 0, 0);
+  cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
+  cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
+  cairo_paint(cr);
+  cairo_restore(cr);
+  cairo_surface_destroy(image);
+
+  /* texel (i, j)'s centre is at ((i + 0.5) / N, (j + 0.5) / N) of b */
+  const double sx = b.w / N, sy = b.h / N;
+  for (int j = 0; j + 1 < N; ++j)
+    for (int i = 0; i + 1 < N; ++i) {
+      const double c[4] = {s->map[j * N + i], s->map[j * N + i + 1],
+                           s->map[(j + 1) * N + i + 1],
+                           s->map[(j + 1) * N + i]};
+      double seg[2][4];
+      const int n = ui_zero_segments(c, seg);
+      for (int k = 0; k < n; ++k) {
+        cairo_move_to(cr, b.x + (i + 0.5 + seg[k][0]) * sx,
+                      b.y + (j + 0.5 + seg[k][1]) * sy);
+        cairo_line_to(cr, b.x + (i + 0.5 + seg[k][2]) * sx,
+                      b.y + (j + 0.5 + seg[k][3]) * sy);
+      }
+    }
+  colour(cr, text, 0.9);
+  cairo_set_line_width(cr, 1.2);
+  cairo_stroke(cr);
+  /* the edge: a plate's supported sides, a membrane's rim */
+  colour(cr, dim, 1.0);
+  cairo_set_line_width(cr, 1.5);
+  cairo_new_path(cr);
+  if (v->kind == UI_SHAPE_DISC)
+    cairo_arc(cr, b.x + 0.5 * b.w, b.y + 0.5 * b.h, 0.5 * b.w, 0, 2 * PI);
+  else
+    rect_path(cr, b);
+  cairo_stroke(cr);
+}
+
+/* the pictured mode as the strip's deflection, warm above and cool
+ * below, with its nodes; the clamp of a cantilever, a string's ends */
+static void
+draw_strip(const ui_state* s, cairo_t* cr, const ui_shape_view* v)
+{
+  const ui_rect b = v->body, a = v->area;
+  const double yc = b.y + 0.5 * b.h;
+  colour(cr, grid, 1.0);
+  rect_path(cr, b);
+  cairo_fill(cr);
+  if (v->clamped) {
+    const ui_rect clamp = {b.x - 12, yc - 16, 12, 32};
+    cairo_save(cr);
+    rect_path(cr, clamp);
+    cairo_clip(cr);
+    colour(cr, dim, 1.0);
+    cairo_paint(cr);
+    colour(cr, panel, 1.0);
+    cairo_set_line_width(cr, 1.5);
+    for (double d = -clamp.h; d < clamp.w; d += 5) {
+      cairo_move_to(cr, clamp.x + d, clamp.y + clamp.h);
+      cairo_line_to(cr, clamp.x + d + clamp.h, clamp.y);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+  } else if (s->family == SHAPE_STRING) {
+    colour(cr, dim, 1.0);
+    rect_path(cr, (ui_rect){b.x - 3, yc - 10, 3, 20});
+    rect_path(cr, (ui_rect){b.x + b.w, yc - 10, 3, 20});
+    cairo_fill(cr);
+  }
+  if (!s->shapes)
+    return;
+  /* the deflection, filled to the strip's line: above it, then below */
+  const int n = UI_STRIP_POINTS;
+  for (int side = 0; side < 2; ++side) {
+    cairo_save(cr);
+    cairo_rectangle(cr, a.x, side ? yc : a.y, a.w,
+                    side ? a.y + a.h - yc : yc - a.y);
+    cairo_clip(cr);
+    cairo_move_to(cr, b.x, yc);
+    for (int k = 0; k < n; ++k)
+      cairo_line_to(cr, b.x + b.w * k / (n - 1),
+                    yc - v->amplitude * s->strip[k]);
+    cairo_line_to(cr, b.x + b.w, yc);
+    cairo_close_path(cr);
+    const rgb c = deflection_colour(side ? -1.0 : 1.0);
+    colour(cr, c, 0.45);
+    cairo_fill(cr);
+    cairo_restore(cr);
+  }
+  colour(cr, text, 0.9);
+  cairo_set_line_width(cr, 1.5);
+  for (int k = 0; k < n; ++k)
+    cairo_line_to(cr, b.x + b.w * k / (n - 1), yc - v->amplitude * s->strip[k]);
+  cairo_stroke(cr);
+  /* the nodes: where the mode does not move, nor is driven or heard */
+  cairo_set_line_width(cr, 1.0);
+  cairo_set_dash(cr, (const double[]){2, 2}, 2, 0);
+  colour(cr, text, 0.6);
+  for (int k = 0; k < s->n_nodes; ++k) {
+    const double x = b.x + s->nodes[k] * b.w;
+    cairo_move_to(cr, x, yc - v->amplitude - 3);
+    cairo_line_to(cr, x, yc + v->amplitude + 3);
+  }
+  cairo_stroke(cr);
+  cairo_set_dash(cr, NULL, 0, 0);
+  for (int k = 0; k < s->n_nodes; ++k)
+    dot(cr, b.x + s->nodes[k] * b.w, yc, 2.0, text);
+}
+
+/* a triangle pointing down (the point, above a strip) or up (a pickup,
+ * below it) with its tip at (x, y) */
+static void
+triangle(cairo_t* cr, double x, double y, double size, bool down)
+{
+  const double d = down ? -1.0 : 1.0;
+  cairo_move_to(cr, x, y);
+  cairo_line_to(cr, x - 0.6 * size, y + d * size);
+  cairo_line_to(cr, x + 0.6 * size, y + d * size);
+  cairo_close_path(cr);
+}
+
+static void
+draw_handles(const ui_state* s, cairo_t* cr, const ui_shape_view* v)
+{
+  const ui_place p = ui_state_place(s);
+  const rgb pickup = material_colour[UI_GLASS];
+  const bool strip = v->kind == UI_SHAPE_STRIP;
+  const double yc = v->body.y + 0.5 * v->body.h;
+  cairo_set_line_width(cr, 1.0);
+  for (int h = UI_HANDLE_RIGHT; h >= UI_HANDLE_LEFT; --h) {
+    double x, y;
+    ui_handle_px(v, &p, (ui_handle)h, &x, &y);
+    const bool left = h == UI_HANDLE_LEFT;
+    if (strip) {
+      triangle(cr, x, y - 6, 9, false);
+      colour(cr, pickup, 1.0);
+      cairo_fill_preserve(cr);
+      colour(cr, background, 1.0);
+      cairo_stroke(cr);
+    } else {
+      /* a ring, edged dark: it shows on either sign's colour */
+      cairo_new_path(cr);
+      cairo_arc(cr, x, y, 4.5, 0, 2 * PI);
+      colour(cr, background, 0.8);
+      cairo_fill_preserve(cr);
+      colour(cr, background, 1.0);
+      cairo_set_line_width(cr, 4.0);
+      cairo_stroke_preserve(cr);
+      colour(cr, pickup, 1.0);
+      cairo_set_line_width(cr, 2.0);
+      cairo_stroke(cr);
+      cairo_set_line_width(cr, 1.0);
+    }
+    label(cr, left ? x - 7 : x + 7, strip ? y + 3 : y + 4, 10, true,
+          left ? RIGHT : LEFT, strip ? pickup : text, left ? "L" : "R");
+  }
+  double x, y;
+  ui_handle_px(v, &p, UI_HANDLE_POINT, &x, &y);
+  if (strip) {
+    /* the hammer (bow, ball) above the strip, a line down to its point */
+    colour(cr, accent, 0.7);
+    cairo_set_dash(cr, (const double[]){3, 2}, 2, 0);
+    cairo_move_to(cr, x, y + 6);
+    cairo_line_to(cr, x, yc);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    triangle(cr, x, y + 6, 10, true);
+  } else {
+    cairo_new_path(cr);
+    cairo_arc(cr, x, y, 5.5, 0, 2 * PI);
+  }
+  colour(cr, accent, 1.0);
+  cairo_fill_preserve(cr);
+  colour(cr, background, 1.0);
+  cairo_stroke(cr);
+}
+
+/* where the last note's point was, along the object (the meter has x
+ * only: on a square a tick at each side, on a disc its circle) */
+static void
+draw_strike(const ui_state* s, cairo_t* cr, const ui_shape_view* v)
+{
+  const double at = s->value[s->place + PLACE_STRIKE_METER];
+  if (!(at > 0.0) || s->place + PLACE_STRIKE_METER >= s->n_ports)
+    return;
+  const ui_rect b = v->body;
+  double x, y;
+  ui_shape_to_px(v, at, 0.0, &x, &y);
+  switch (v->kind) {
+  case UI_SHAPE_STRIP:
+    dot(cr, x, y, 3.5, live);
+    break;
+  case UI_SHAPE_SQUARE:
+    colour(cr, live, 1.0);
+    triangle(cr, x, b.y, 6, true);
+    triangle(cr, x, b.y + b.h, 6, false);
+    cairo_fill(cr);
+    break;
+  case UI_SHAPE_DISC:
+    colour(cr, live, 0.9);
+    cairo_set_line_width(cr, 1.5);
+    cairo_set_dash(cr, (const double[]){3, 3}, 2, 0);
+    cairo_new_path(cr);
+    cairo_arc(cr, b.x + 0.5 * b.w, b.y + 0.5 * b.h, at * 0.5 * b.w, 0, 2 * PI);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    break;
+  }
+}
+
+/* the value of a handle's ports as the drag sets them */
+static void
+handle_text(const ui_state* s, char* out, size_t size, ui_handle h, bool across)
+{
+  const int port = ui_state_handle_port(s, h);
+  char v[32];
+  port_text(v, sizeof(v), ui_port(s, port), s->value[port]);
+  int n = snprintf(out, size, "%s %s", ui_port(s, port)->name, v);
+  if (across && n > 0 && (size_t)n < size) {
+    const int y = s->place + PLACE_POSITION_Y;
+    port_text(v, sizeof(v), ui_port(s, y), s->value[y]);
+    snprintf(out + n, size - n, ", across %s", v);
+  }
+}
+
+static void
+draw_object(const ui_state* s, cairo_t* cr)
+{
+  const ui_layout* l = &s->layout;
+  const ui_rect o = l->object;
+  panel_box(cr, o, "Object");
+  const ui_shape_view v = ui_state_shape_view(s);
+  const int mode = ui_state_pictured_mode(s);
+  char t[96];
+  if (s->shapes) {
+    if (v.kind == UI_SHAPE_STRIP)
+      snprintf(t, sizeof(t), "mode %d, %d node%s", mode + 1, s->n_nodes,
+               s->n_nodes == 1 ? "" : "s");
+    else
+      snprintf(t, sizeof(t), "mode %d and its nodal lines", mode + 1);
+    label(cr, o.x + o.w - 8, o.y + 15, 10, false, RIGHT, dim, t);
+    if (s->drag.kind == UI_DRAG_HANDLE && s->drag.moved) {
+      handle_text(s, t, sizeof(t), (ui_handle)s->drag.index,
+                  s->drag.index == UI_HANDLE_POINT && v.kind != UI_SHAPE_STRIP);
+      label(cr, o.x + 8, o.y + 29, 10, false, LEFT, accent, t);
+    } else {
+      label(cr, o.x + 8, o.y + 29, 10, false, LEFT, dim,
+            "drag the point and pickups");
+      const double at = s->value[s->place + PLACE_STRIKE_METER];
+      if (at > 0.0) {
+        snprintf(t, sizeof(t), "last %.2f", at);
+        label(cr, o.x + o.w - 8, o.y + 29, 10, false, RIGHT, live, t);
+      }
+    }
+  }
+  const ui_rect a = ui_object_area(l, s->n_params - s->n_list);
+  cairo_save(cr);
+  rect_path(cr, a);
+  cairo_clip(cr);
+  if (v.kind == UI_SHAPE_STRIP)
+    draw_strip(s, cr, &v);
+  else
+    draw_map(s, cr, &v);
+  if (s->shapes) {
+    draw_strike(s, cr, &v);
+    draw_handles(s, cr, &v);
+  } else {
+    const int f = (int)s->value[s->place + PLACE_SHAPE];
+    label(cr, a.x + 0.5 * a.w, a.y + 18, 10, false, CENTRE, dim,
+          f == SHAPE_TABLE ? "the table file carries no shapes:"
+                           : "no shapes:");
+    label(cr, a.x + 0.5 * a.w, a.y + 31, 10, false, CENTRE, dim,
+          "the modes' gains as given");
+  }
+  cairo_restore(cr);
+  for (int k = s->n_list; k < s->n_params; ++k)
+    draw_param_row(s, cr, k);
 }
 
 /* ---- material map
@@ -681,30 +1043,36 @@ draw_contact(const ui_state* s, cairo_t* cr)
 /* ---- ports
  * ---------------------------------------------------------------------- */
 
+/* parameter row k (the list's, or the object panel's) */
+static void
+draw_param_row(const ui_state* s, cairo_t* cr, int k)
+{
+  const int index = s->param_port[k];
+  const port_info* p = ui_port(s, index);
+  const ui_rect row = ui_state_param_row(s, k);
+  const ui_rect slider = ui_param_slider(row);
+  const ui_axis a = ui_axis_of_port(p, slider.x, slider.x + slider.w);
+  const double v = s->value[index];
+  label(cr, row.x + 2, row.y + 10.5, 10.5, false, LEFT, dim, p->name);
+  char t[48];
+  port_text(t, sizeof(t), p, v);
+  label(cr, slider.x - 4, row.y + 10.5, 10.5, false, RIGHT, text, t);
+  colour(cr, background, 1.0);
+  rect_path(cr, slider);
+  cairo_fill(cr);
+  const double fill =
+      fmax(slider.x, fmin(slider.x + slider.w, ui_axis_to_px(&a, v)));
+  colour(cr, accent, 0.8);
+  rect_path(cr, (ui_rect){slider.x, slider.y, fill - slider.x, slider.h});
+  cairo_fill(cr);
+}
+
 static void
 draw_params(const ui_state* s, cairo_t* cr)
 {
   panel_box(cr, s->layout.params, "Controls (drag, wheel; click toggles)");
-  for (int k = 0; k < s->n_params; ++k) {
-    const int index = s->param_port[k];
-    const port_info* p = ui_port(s, index);
-    const ui_rect row = ui_param_row(&s->layout, k);
-    const ui_rect slider = ui_param_slider(row);
-    const ui_axis a = ui_axis_of_port(p, slider.x, slider.x + slider.w);
-    const double v = s->value[index];
-    label(cr, row.x + 2, row.y + 10.5, 10.5, false, LEFT, dim, p->name);
-    char t[48];
-    port_text(t, sizeof(t), p, v);
-    label(cr, slider.x - 4, row.y + 10.5, 10.5, false, RIGHT, text, t);
-    colour(cr, background, 1.0);
-    rect_path(cr, slider);
-    cairo_fill(cr);
-    const double fill =
-        fmax(slider.x, fmin(slider.x + slider.w, ui_axis_to_px(&a, v)));
-    colour(cr, accent, 0.8);
-    rect_path(cr, (ui_rect){slider.x, slider.y, fill - slider.x, slider.h});
-    cairo_fill(cr);
-  }
+  for (int k = 0; k < s->n_list; ++k)
+    draw_param_row(s, cr, k);
 }
 
 ui_rect
@@ -722,6 +1090,8 @@ ui_area_rect(const ui_state* s, unsigned area_bit)
     return l->contact;
   case UI_AREA_PARAMS:
     return l->params;
+  case UI_AREA_OBJECT:
+    return l->object;
   default:
     return (ui_rect){0, 0, UI_WIDTH, UI_HEIGHT};
   }
@@ -743,6 +1113,8 @@ ui_draw(const ui_state* s, cairo_t* cr, ui_rect clip)
   cairo_paint(cr);
   if (meets(clip, s->layout.header))
     draw_header(s, cr);
+  if (meets(clip, s->layout.object))
+    draw_object(s, cr);
   if (meets(clip, s->layout.modes))
     draw_modes(s, cr);
   if (meets(clip, s->layout.material))

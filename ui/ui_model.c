@@ -11,6 +11,7 @@
 
 #include "closed_form.h"
 #include "friction.h"
+#include "place.h"
 #include "surface.h"
 
 #include <math.h>
@@ -417,6 +418,312 @@ ui_surface_cutoff_hz(const ui_surface* s)
   return s->speed * k_c / (2.0 * UI_PI);
 }
 
+/* ---- the object's shape ------------------------------------------------- */
+
+static double
+clamp01(double v)
+{
+  return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+}
+
+ui_shape_view
+ui_shape_view_make(ui_rect area, shape_family f, bool is_2d)
+{
+  ui_shape_view v = {0};
+  v.area = area;
+  v.clamped = f == SHAPE_BAR_CLAMPED;
+  v.kind = f == SHAPE_MEMBRANE              ? UI_SHAPE_DISC
+           : is_2d || shape_family_is_2d(f) ? UI_SHAPE_SQUARE
+                                            : UI_SHAPE_STRIP;
+  if (v.kind == UI_SHAPE_STRIP) {
+    /* the strip across the middle, room for the clamp at its left; the
+     * point's handle in a row above it, the pickups' in one below, and
+     * the deflection in between */
+    const double left = v.clamped ? 18.0 : 10.0, right = 10.0;
+    const double thickness = 8.0, rows = 8.0;
+    v.body = (ui_rect){area.x + left, area.y + 0.5 * (area.h - thickness),
+                       area.w - left - right, thickness};
+    v.handle_y[0] = area.y + rows;
+    v.handle_y[1] = area.y + area.h - rows;
+    v.amplitude = fmax(0.5 * area.h - 2.0 * rows - 6.0, 4.0);
+  } else {
+    /* the largest square in the middle, a margin for the handles */
+    const double side = fmin(area.w, area.h) - 10.0;
+    v.body = (ui_rect){area.x + 0.5 * (area.w - side),
+                       area.y + 0.5 * (area.h - side), side, side};
+  }
+  return v;
+}
+
+void
+ui_shape_to_px(const ui_shape_view* v, double x, double y, double* px,
+               double* py)
+{
+  const ui_rect b = v->body;
+  *px = b.x;
+  *py = b.y;
+  switch (v->kind) {
+  case UI_SHAPE_STRIP:
+    *px = b.x + x * b.w;
+    *py = b.y + 0.5 * b.h;
+    break;
+  case UI_SHAPE_SQUARE:
+    *px = b.x + x * b.w;
+    *py = b.y + (1.0 - y) * b.h;
+    break;
+  case UI_SHAPE_DISC: {
+    const double r = 0.5 * b.w * x, a = 2.0 * UI_PI * y;
+    *px = b.x + 0.5 * b.w - r * cos(a);
+    *py = b.y + 0.5 * b.h - r * sin(a);
+    break;
+  }
+  }
+}
+
+void
+ui_shape_from_px(const ui_shape_view* v, double px, double py, double* x,
+                 double* y)
+{
+  const ui_rect b = v->body;
+  switch (v->kind) {
+  case UI_SHAPE_STRIP:
+    *x = clamp01((px - b.x) / b.w);
+    *y = 0.0;
+    break;
+  case UI_SHAPE_SQUARE:
+    *x = clamp01((px - b.x) / b.w);
+    *y = clamp01(1.0 - (py - b.y) / b.h);
+    break;
+  case UI_SHAPE_DISC: {
+    /* from the centre: the radius, and the angle from the left, turning
+     * up (clockwise on the screen) */
+    const double dx = px - (b.x + 0.5 * b.w), dy = py - (b.y + 0.5 * b.h);
+    *x = clamp01(hypot(dx, dy) / (0.5 * b.w));
+    double turns = atan2(-dy, -dx) / (2.0 * UI_PI);
+    turns = turns < 0.0 ? turns + 1.0 : turns;
+    *y = turns >= 1.0 ? 0.0 : turns;
+    break;
+  }
+  }
+}
+
+bool
+ui_shape_inside(const ui_shape_view* v, double px, double py)
+{
+  const ui_rect b = v->body;
+  switch (v->kind) {
+  case UI_SHAPE_STRIP:
+    return px >= b.x && px <= b.x + b.w;
+  case UI_SHAPE_SQUARE:
+    return px >= b.x && px <= b.x + b.w && py >= b.y && py <= b.y + b.h;
+  case UI_SHAPE_DISC:
+    return hypot(px - (b.x + 0.5 * b.w), py - (b.y + 0.5 * b.h)) <= 0.5 * b.w;
+  }
+  return false;
+}
+
+void
+ui_handle_coords(const ui_shape_view* v, const ui_place* p, ui_handle h,
+                 double* x, double* y)
+{
+  /* the pickups where dsp/place listens: at angles 0 and 1/2 on a
+   * membrane, else PLACE_PICKUP_Y in from either side */
+  const bool disc = v->kind == UI_SHAPE_DISC;
+  switch (h) {
+  case UI_HANDLE_LEFT:
+    *x = p->left;
+    *y = disc ? 0.0 : PLACE_PICKUP_Y;
+    break;
+  case UI_HANDLE_RIGHT:
+    *x = p->right;
+    *y = disc ? 0.5 : 1.0 - PLACE_PICKUP_Y;
+    break;
+  default:
+    *x = p->x;
+    *y = p->y;
+    break;
+  }
+}
+
+void
+ui_handle_px(const ui_shape_view* v, const ui_place* p, ui_handle h, double* px,
+             double* py)
+{
+  double x, y;
+  ui_handle_coords(v, p, h, &x, &y);
+  ui_shape_to_px(v, x, y, px, py);
+  if (v->kind == UI_SHAPE_STRIP)
+    *py = v->handle_y[h == UI_HANDLE_POINT ? 0 : 1];
+}
+
+int
+ui_handle_hit(const ui_shape_view* v, const ui_place* p, double px, double py,
+              double radius)
+{
+  int best = -1;
+  double best_d = radius;
+  for (int h = 0; h < UI_HANDLES; ++h) {
+    double hx, hy;
+    ui_handle_px(v, p, (ui_handle)h, &hx, &hy);
+    const double d = hypot(px - hx, py - hy);
+    if (d < best_d || (d == best_d && best < 0)) {
+      best = h;
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+ui_place
+ui_handle_drag(const ui_shape_view* v, const ui_place* start, ui_handle h,
+               double dx, double dy)
+{
+  ui_place p = *start;
+  double hx, hy;
+  ui_handle_px(v, start, h, &hx, &hy);
+  if (h == UI_HANDLE_POINT) {
+    double x, y;
+    ui_shape_from_px(v, hx + dx, hy + dy, &x, &y);
+    p.x = x;
+    if (v->kind != UI_SHAPE_STRIP)
+      p.y = y;
+    return p;
+  }
+  double* along = h == UI_HANDLE_LEFT ? &p.left : &p.right;
+  if (v->kind == UI_SHAPE_DISC) {
+    /* along the pickup's radius, out from the centre: the part of the
+     * drag along it (past the centre it stays there) */
+    double x, y;
+    ui_handle_coords(v, start, h, &x, &y);
+    const double a = 2.0 * UI_PI * y;
+    *along = clamp01(x + (-dx * cos(a) - dy * sin(a)) / (0.5 * v->body.w));
+  } else {
+    double x, y;
+    ui_shape_from_px(v, hx + dx, hy, &x, &y);
+    *along = x;
+  }
+  return p;
+}
+
+double
+ui_heard_weight(double phi_point, double phi_left, double phi_right,
+                double width)
+{
+  /* the right output hears left + width (right - left) (modal.c) */
+  const double right = phi_left + width * (phi_right - phi_left);
+  return fabs(phi_point) * 0.5 * (fabs(phi_left) + fabs(right));
+}
+
+static double
+mode_at(const shape_set* s, int n, double x)
+{
+  double phi[SHAPE_MAX_MODES];
+  shape_set_eval(s, x, 0.0, n + 1, phi);
+  return phi[n];
+}
+
+int
+ui_shape_nodes(const shape_set* s, int n, double* xs, int max)
+{
+  if (!s || n < 0 || n >= shape_set_modes(s))
+    return 0;
+  /* sign changes between 512 samples (the 128th mode has 128 nodes, four
+   * samples apart), then bisection; a fixed end or clamp (phi 0 there) is
+   * no node */
+  enum { STEPS = 512, HALVINGS = 40 };
+  const double end = 1e-6;
+  int found = 0;
+  double x0 = 0.0, f0 = mode_at(s, n, 0.0);
+  for (int i = 1; i <= STEPS && found < max; ++i) {
+    const double x1 = (double)i / STEPS, f1 = mode_at(s, n, x1);
+    double node = -1.0;
+    if (f0 == 0.0)
+      node = x0;
+    else if ((f0 < 0.0) != (f1 < 0.0) && f1 != 0.0) {
+      double a = x0, b = x1, fa = f0;
+      for (int k = 0; k < HALVINGS; ++k) {
+        const double m = 0.5 * (a + b), fm = mode_at(s, n, m);
+        if ((fm < 0.0) == (fa < 0.0)) {
+          a = m;
+          fa = fm;
+        } else {
+          b = m;
+        }
+      }
+      node = 0.5 * (a + b);
+    }
+    if (node > end && node < 1.0 - end)
+      xs[found++] = node;
+    x0 = x1;
+    f0 = f1;
+  }
+  return found;
+}
+
+/* where the zero lies between corner values a and b (of opposite signs) */
+static double
+crossing(double a, double b)
+{
+  return a / (a - b);
+}
+
+int
+ui_zero_segments(const double c[4], double seg[2][4])
+{
+  for (int k = 0; k < 4; ++k)
+    if (isnan(c[k]))
+      return 0;
+  /* the corners (0, 0), (1, 0), (1, 1), (0, 1) and the edges after each:
+   * a zero on every edge whose ends differ in sign (0 counts as +) */
+  static const double corner[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+  double point[4][2];
+  bool cut[4];
+  int cuts = 0;
+  for (int e = 0; e < 4; ++e) {
+    const int a = e, b = (e + 1) % 4;
+    cut[e] = (c[a] >= 0.0) != (c[b] >= 0.0);
+    if (!cut[e])
+      continue;
+    const double t = crossing(c[a], c[b]);
+    point[e][0] = corner[a][0] + t * (corner[b][0] - corner[a][0]);
+    point[e][1] = corner[a][1] + t * (corner[b][1] - corner[a][1]);
+    ++cuts;
+  }
+  int pairs[2][2], n = 0;
+  if (cuts == 2) {
+    int e0 = -1, e1 = -1;
+    for (int e = 0; e < 4; ++e)
+      if (cut[e]) {
+        if (e0 < 0)
+          e0 = e;
+        else
+          e1 = e;
+      }
+    pairs[n][0] = e0;
+    pairs[n++][1] = e1;
+  } else if (cuts == 4) {
+    /* a saddle: the corners on the centre's side are joined through it,
+     * the others cut off, each by the two edges beside it */
+    const double centre = 0.25 * (c[0] + c[1] + c[2] + c[3]);
+    const bool joined02 = (centre >= 0.0) == (c[0] >= 0.0);
+    if (joined02) { /* cut off corners 1 and 3 */
+      pairs[0][0] = 0, pairs[0][1] = 1;
+      pairs[1][0] = 2, pairs[1][1] = 3;
+    } else { /* cut off corners 0 and 2 */
+      pairs[0][0] = 3, pairs[0][1] = 0;
+      pairs[1][0] = 1, pairs[1][1] = 2;
+    }
+    n = 2;
+  }
+  for (int k = 0; k < n; ++k) {
+    seg[k][0] = point[pairs[k][0]][0];
+    seg[k][1] = point[pairs[k][0]][1];
+    seg[k][2] = point[pairs[k][1]][0];
+    seg[k][3] = point[pairs[k][1]][1];
+  }
+  return n;
+}
+
 /* ---- the window --------------------------------------------------------- */
 
 static ui_rect
@@ -437,12 +744,16 @@ ui_layout_make(void)
   l.load = (ui_rect){l.clear.x - 4 - 48, 4, 48, 20};
   l.analyse = (ui_rect){l.load.x - 4 - 64, 4, 64, 20};
   l.path_field = (ui_rect){300, 4, l.analyse.x - 4 - 300, 20};
-  /* top: the mode editor (wide: 16 to 128 bars) beside the material map;
-   * bottom: the contact panel beside the list of ports */
+  /* top: the object (its shape, where it is touched and heard), its
+   * modes (wide: 16 to 128 bars) and the material map; bottom: the
+   * contact panel beside the list of ports.  The object is beside the
+   * modes: a dragged handle moves the bars' weights, and the two
+   * together are one frame's redraw (contact_ui.c) */
   const double top = header + 4, top_h = 200, bottom = top + top_h + pad;
-  l.modes = (ui_rect){pad, top, 560, top_h};
+  l.object = (ui_rect){pad, top, 216, top_h};
+  l.modes = (ui_rect){l.object.x + l.object.w + pad, top, 416, top_h};
   l.material = (ui_rect){l.modes.x + l.modes.w + pad, top,
-                         UI_WIDTH - 3 * pad - l.modes.w, top_h};
+                         UI_WIDTH - 4 * pad - l.object.w - l.modes.w, top_h};
   l.contact = (ui_rect){pad, bottom, 360, UI_HEIGHT - pad - bottom};
   l.params = (ui_rect){l.contact.x + l.contact.w + pad, bottom,
                        UI_WIDTH - 3 * pad - l.contact.w, l.contact.h};
@@ -451,6 +762,26 @@ ui_layout_make(void)
   l.material_plot = inset(l.material, 44, 34, 10, 22);
   l.contact_plot = inset(l.contact, 50, 24, 50, 64);
   return l;
+}
+
+/* the object panel: a title and an info line, the object, its rows */
+static const double object_top = 34.0;
+
+ui_rect
+ui_object_row(const ui_layout* l, int rows, int k)
+{
+  const ui_rect o = l->object;
+  return (ui_rect){o.x + 4, o.y + o.h - 4 - (rows - k) * UI_PARAM_ROW_HEIGHT,
+                   o.w - 8, UI_PARAM_ROW_HEIGHT};
+}
+
+ui_rect
+ui_object_area(const ui_layout* l, int rows)
+{
+  const ui_rect o = l->object;
+  const double y = o.y + object_top;
+  const double bottom = o.y + o.h - 4 - rows * UI_PARAM_ROW_HEIGHT - 4;
+  return (ui_rect){o.x + 4, y, o.w - 8, bottom - y};
 }
 
 /* two columns of rows under the panel's title line */

@@ -13,6 +13,7 @@
 #define CONTACT_UI_MODEL_H
 
 #include "port_info.h"
+#include "shape.h"
 
 #include <stdbool.h>
 
@@ -146,6 +147,90 @@ typedef struct ui_surface {
 double ui_surface_level_db(const ui_surface* s, double f);
 double ui_surface_cutoff_hz(const ui_surface* s);
 
+/* ---- the object's shape (dsp/shape.h, dsp/place.h) ------------------------
+ * The object panel draws the object in a rectangle: a 1-D object
+ * (string, bar, a table's shapes along x) as a horizontal strip, x from 0
+ * at its left end to 1 at its right (a cantilever clamped at the left); a
+ * plate (or a table's grid) as a square, x to the right and y upwards; a
+ * membrane as a disc, x its radius and y the angle in turns, 0 to the
+ * left (where the left pickup lies), a quarter turn up, half a turn to
+ * the right (the right pickup).  The contact point and the two pickups
+ * are handles: on a strip the point above it and the pickups below it,
+ * on a square or a disc where they are (the pickups along x at
+ * PLACE_PICKUP_Y and 1 - PLACE_PICKUP_Y, or at angles 0 and 1/2, as
+ * dsp/place puts them). */
+typedef enum ui_shape_kind {
+  UI_SHAPE_STRIP,
+  UI_SHAPE_SQUARE,
+  UI_SHAPE_DISC
+} ui_shape_kind;
+
+typedef struct ui_shape_view {
+  ui_shape_kind kind;
+  bool clamped;       /* a cantilever: clamped at x = 0, drawn at the left */
+  ui_rect area;       /* where the object and its handles are drawn */
+  ui_rect body;       /* the strip, the square, the disc's bounding square */
+  double amplitude;   /* strip: px of a deflection |phi| = 1 */
+  double handle_y[2]; /* strip: the point's row above, the pickups' below */
+} ui_shape_view;
+
+/* The view of a family's object in `area` (is_2d: a table's grid is a
+ * square; the analytic families know their own). */
+ui_shape_view ui_shape_view_make(ui_rect area, shape_family f, bool is_2d);
+/* Object coordinates (x along, y across: shape.h's) to pixels, and back
+ * (clamped into the object: x, y in [0, 1], a disc's angle in [0, 1)). */
+void ui_shape_to_px(const ui_shape_view* v, double x, double y, double* px,
+                    double* py);
+void ui_shape_from_px(const ui_shape_view* v, double px, double py, double* x,
+                      double* y);
+/* Whether a pixel is on the object (a disc's inside, a square's, the
+ * strip's length) */
+bool ui_shape_inside(const ui_shape_view* v, double px, double py);
+
+typedef enum ui_handle {
+  UI_HANDLE_POINT, /* where the object is struck, rubbed, rolled on */
+  UI_HANDLE_LEFT,  /* the left pickup */
+  UI_HANDLE_RIGHT, /* the right pickup */
+  UI_HANDLES
+} ui_handle;
+
+/* The place ports' values: the point (x, y) and the pickups along x. */
+typedef struct ui_place {
+  double x, y, left, right;
+} ui_place;
+
+/* The object coordinates of a handle (a pickup's y: its row or angle). */
+void ui_handle_coords(const ui_shape_view* v, const ui_place* p, ui_handle h,
+                      double* x, double* y);
+void ui_handle_px(const ui_shape_view* v, const ui_place* p, ui_handle h,
+                  double* px, double* py);
+/* The handle within `radius` px of (px, py), the nearest (the point on a
+ * tie), or -1. */
+int ui_handle_hit(const ui_shape_view* v, const ui_place* p, double px,
+                  double py, double radius);
+/* The place after handle h was dragged (dx, dy) px from where it was at
+ * the press (`start`): the point to the object coordinates under it (on a
+ * strip x only: it moves by the dragged fraction of the strip), a pickup
+ * along its line (x on a strip or a square, its radius on a disc). */
+ui_place ui_handle_drag(const ui_shape_view* v, const ui_place* start,
+                        ui_handle h, double dx, double dy);
+
+/* What mode n is heard at: |phi(point)| times the mean of the two
+ * outputs' |phi| (the right one width of the way from the left pickup
+ * to the right, as dsp/modal mixes it), 1 where every phi is 1. */
+double ui_heard_weight(double phi_point, double phi_left, double phi_right,
+                       double width);
+
+/* The nodes of mode n of a 1-D set along x (inside (0, 1): not fixed
+ * ends), ascending, at most `max`; how many. */
+int ui_shape_nodes(const shape_set* s, int n, double* x, int max);
+
+/* The zero contour of a grid cell (marching squares): corner values c[0]
+ * at (0, 0), c[1] at (1, 0), c[2] at (1, 1), c[3] at (0, 1); up to two
+ * segments x0 y0 x1 y1 in the cell's own coordinates (a saddle split by
+ * the centre's sign); how many (none when a corner is not a number). */
+int ui_zero_segments(const double c[4], double seg[2][4]);
+
 /* ---- the window -----------------------------------------------------------
  * One fixed layout in logical pixels (the view multiplies them by the
  * screen's scale): 880 x 460 at 100 %, 1760 x 920 at 200 %, which leaves
@@ -154,6 +239,7 @@ enum { UI_WIDTH = 880, UI_HEIGHT = 460 };
 
 typedef struct ui_layout {
   ui_rect header;                  /* name, table path, buttons */
+  ui_rect object;                  /* the object's shape and its place */
   ui_rect path_field, load, clear; /* the table file's path and buttons */
   ui_rect analyse;                 /* analyse the recording in the field */
   ui_rect undo;                    /* undo the last edit */
@@ -164,6 +250,11 @@ typedef struct ui_layout {
 } ui_layout;
 
 ui_layout ui_layout_make(void);
+
+/* The object panel with `rows` parameter rows at its foot: the rows, and
+ * the area above them where the object is drawn. */
+ui_rect ui_object_row(const ui_layout* l, int rows, int k);
+ui_rect ui_object_area(const ui_layout* l, int rows);
 
 /* The parameter list: rows of a name, a value and a slider, in two
  * columns; row k's rectangle, and how many rows fit. */

@@ -13,6 +13,66 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The most rows at the foot of the object panel (the rolling instrument
+ * has four): more would squeeze the object out. */
+static const int object_rows = 4;
+
+static bool
+is_mode_port(const ui_state* s, int i)
+{
+  return i >= s->object + OBJECT_MODE_TABLE && i < s->object + OBJECT_N_PORTS;
+}
+
+/* the place block (place_ports.h) and the rest of the place group (the
+ * rolling instrument's path): what the object panel shows */
+static bool
+in_place_block(const ui_state* s, int i)
+{
+  return i >= s->place && i < s->place + PLACE_N_PORTS;
+}
+
+static bool
+in_object_panel(const ui_state* s, int i)
+{
+  const port_info* p = ui_port(s, i);
+  return in_place_block(s, i) || (p->group && !strcmp(p->group, "place"));
+}
+
+/* the handle that sets port i, or -1 */
+static int
+handle_of(const ui_state* s, int i)
+{
+  if (!in_place_block(s, i))
+    return -1;
+  switch (i - s->place) {
+  case PLACE_POSITION:
+  case PLACE_POSITION_Y:
+    return UI_HANDLE_POINT;
+  case PLACE_PICKUP:
+    return UI_HANDLE_LEFT;
+  case PLACE_PICKUP_R:
+    return UI_HANDLE_RIGHT;
+  default:
+    return -1;
+  }
+}
+
+static double
+place_value(const ui_state* s, int k)
+{
+  return s->place + k < s->n_ports ? s->value[s->place + k]
+                                   : place_port(k)->def;
+}
+
+void
+ui_state_free(ui_state* s)
+{
+  shape_set_free(s->family_shapes);
+  shape_set_free(s->table_shapes);
+  s->family_shapes = s->table_shapes = NULL;
+  s->shapes = s->pictured_shapes = NULL;
+}
+
 void
 ui_state_init(ui_state* s, const plugin_info* plugin)
 {
@@ -23,18 +83,26 @@ ui_state_init(ui_state* s, const plugin_info* plugin)
                                        : UI_PANEL_IMPACT;
   s->n_ports = plugin->n_ports < UI_MAX_PORTS ? plugin->n_ports : UI_MAX_PORTS;
   s->object = plugin->n_own;
+  s->place = plugin_notify_port(plugin) + 1;
   s->layout = ui_layout_make();
   for (int i = 0; i < s->n_ports; ++i)
     s->value[i] = plugin_port_default(plugin, i);
-  /* the list: every control the editor does not show as a bar, from the
-   * port table, as many as fit */
+  /* the rows: every control the editor does not show as a bar or a
+   * handle, from the port table; the list's as many as fit, then the
+   * place group's in the object panel */
   const int capacity = ui_param_capacity(&s->layout);
-  for (int i = 0; i < s->n_ports && s->n_params < capacity; ++i) {
-    const port_info* p = ui_port(s, i);
-    if (p->kind == PORT_CONTROL_IN && i < s->object + OBJECT_MODE_TABLE)
+  for (int i = 0; i < s->n_ports && s->n_params < capacity; ++i)
+    if (ui_port(s, i)->kind == PORT_CONTROL_IN && !is_mode_port(s, i) &&
+        !in_object_panel(s, i))
       s->param_port[s->n_params++] = i;
-  }
+  s->n_list = s->n_params;
+  for (int i = 0; i < s->n_ports && s->n_params - s->n_list < object_rows; ++i)
+    if (ui_port(s, i)->kind == PORT_CONTROL_IN && in_object_panel(s, i) &&
+        handle_of(s, i) < 0)
+      s->param_port[s->n_params++] = i;
   s->selected = -1;
+  s->pictured = -1;
+  s->shapes_stale = true;
   s->hovered_param = -1;
   s->last_press_mode = -1;
   s->modes_stale = true;
@@ -167,28 +235,261 @@ refresh_curve(ui_state* s)
   }
 }
 
+/* ---- the object panel ---------------------------------------------------- */
+
+ui_place
+ui_state_place(const ui_state* s)
+{
+  return (ui_place){
+      place_value(s, PLACE_POSITION), place_value(s, PLACE_POSITION_Y),
+      place_value(s, PLACE_PICKUP), place_value(s, PLACE_PICKUP_R)};
+}
+
+ui_shape_view
+ui_state_shape_view(const ui_state* s)
+{
+  return ui_shape_view_make(ui_object_area(&s->layout, s->n_params - s->n_list),
+                            s->family, s->is_2d);
+}
+
+int
+ui_state_pictured_mode(const ui_state* s)
+{
+  return s->selected >= 0 && s->selected < s->n_modes ? s->selected : 0;
+}
+
+void
+ui_state_set_table_shapes(ui_state* s, const modal_shapes* shapes)
+{
+  shape_set_free(s->table_shapes);
+  s->table_shapes = NULL;
+  if (shapes && shapes->nx > 0 && s->table.count > 0)
+    s->table_shapes = shape_set_new_sampled(s->table.count, shapes->nx,
+                                            shapes->ny, shapes->value);
+  s->shapes_stale = true;
+}
+
+/* The shapes the shape port chooses, as the plugin takes them: a
+ * family's (built here once it is shown), the table's when a table file
+ * with shapes is played, or none. */
+static const shape_set*
+chosen_shapes(ui_state* s, shape_family* family)
+{
+  const int f = (int)place_value(s, PLACE_SHAPE);
+  *family = SHAPE_NONE;
+  if (f == SHAPE_TABLE) {
+    if (!s->table_loaded || !s->table_shapes)
+      return NULL;
+    *family = SHAPE_TABLE;
+    return s->table_shapes;
+  }
+  if (f <= SHAPE_NONE || f >= SHAPE_TABLE)
+    return NULL;
+  if (!s->family_shapes || s->family_built != (shape_family)f) {
+    shape_set_free(s->family_shapes);
+    s->family_shapes = shape_set_new_family((shape_family)f, SHAPE_MAX_MODES);
+    s->family_built = (shape_family)f;
+  }
+  if (s->family_shapes)
+    *family = (shape_family)f;
+  return s->family_shapes;
+}
+
+/* Each mode's weight where it is struck and heard, as dsp/place weighs
+ * it (a mode past the shapes is not touched: 0). */
+static void
+refresh_weights(ui_state* s)
+{
+  const ui_shape_view v = ui_state_shape_view(s);
+  const ui_place p = ui_state_place(s);
+  const int n = s->n_modes < shape_set_modes(s->shapes)
+                    ? s->n_modes
+                    : shape_set_modes(s->shapes);
+  double point[SHAPE_MAX_MODES], left[SHAPE_MAX_MODES], right[SHAPE_MAX_MODES];
+  double x, y;
+  shape_set_eval(s->shapes, p.x, p.y, n, point);
+  ui_handle_coords(&v, &p, UI_HANDLE_LEFT, &x, &y);
+  shape_set_eval(s->shapes, x, y, n, left);
+  ui_handle_coords(&v, &p, UI_HANDLE_RIGHT, &x, &y);
+  shape_set_eval(s->shapes, x, y, n, right);
+  const double width = s->value[s->object + OBJECT_WIDTH];
+  for (int i = 0; i < s->n_modes; ++i)
+    s->weight[i] =
+        i < n ? ui_heard_weight(point[i], left[i], right[i], width) : 0.0;
+}
+
+static double
+mode_value(const shape_set* set, int n, double x, double y)
+{
+  double phi[SHAPE_MAX_MODES];
+  shape_set_eval(set, x, y, n + 1, phi);
+  return phi[n];
+}
+
+static void
+normalise(double* v, int n)
+{
+  double peak = 0.0;
+  for (int k = 0; k < n; ++k)
+    if (!isnan(v[k]))
+      peak = fmax(peak, fabs(v[k]));
+  if (peak > 0.0)
+    for (int k = 0; k < n; ++k)
+      v[k] /= peak;
+}
+
+/* The pictured mode: its deflection along a strip and its nodes, or its
+ * values over the square (a disc's square, NAN off the disc); each
+ * scaled to a peak of 1 (a table's shapes may be scaled any way). */
+static void
+refresh_picture(ui_state* s, int mode)
+{
+  s->pictured = mode;
+  s->pictured_shapes = s->shapes;
+  s->n_nodes = 0;
+  if (!s->shapes || mode >= shape_set_modes(s->shapes))
+    return;
+  const ui_shape_view v = ui_state_shape_view(s);
+  if (v.kind == UI_SHAPE_STRIP) {
+    for (int k = 0; k < UI_STRIP_POINTS; ++k)
+      s->strip[k] =
+          mode_value(s->shapes, mode, (double)k / (UI_STRIP_POINTS - 1), 0.0);
+    normalise(s->strip, UI_STRIP_POINTS);
+    s->n_nodes = ui_shape_nodes(s->shapes, mode, s->nodes, UI_MAX_NODES);
+    return;
+  }
+  const ui_rect b = v.body;
+  for (int j = 0; j < UI_MAP_SIZE; ++j)
+    for (int i = 0; i < UI_MAP_SIZE; ++i) {
+      const double px = b.x + (i + 0.5) / UI_MAP_SIZE * b.w;
+      const double py = b.y + (j + 0.5) / UI_MAP_SIZE * b.h;
+      double x, y, value = NAN;
+      if (ui_shape_inside(&v, px, py)) {
+        ui_shape_from_px(&v, px, py, &x, &y);
+        value = mode_value(s->shapes, mode, x, y);
+      }
+      s->map[j * UI_MAP_SIZE + i] = value;
+    }
+  normalise(s->map, UI_MAP_SIZE * UI_MAP_SIZE);
+}
+
+static void
+refresh_shapes(ui_state* s)
+{
+  if (s->shapes_stale) {
+    s->shapes = chosen_shapes(s, &s->family);
+    s->is_2d = s->shapes && shape_set_is_2d(s->shapes);
+    if (s->shapes)
+      refresh_weights(s);
+  }
+  const int mode = ui_state_pictured_mode(s);
+  if (s->shapes_stale || mode != s->pictured || s->shapes != s->pictured_shapes)
+    refresh_picture(s, mode);
+  s->shapes_stale = false;
+}
+
+int
+ui_state_handle_port(const ui_state* s, ui_handle h)
+{
+  switch (h) {
+  case UI_HANDLE_POINT:
+    return s->place + PLACE_POSITION;
+  case UI_HANDLE_LEFT:
+    return s->place + PLACE_PICKUP;
+  case UI_HANDLE_RIGHT:
+    return s->place + PLACE_PICKUP_R;
+  default:
+    return -1;
+  }
+}
+
+static void
+edit_clamped(ui_state* s, int port, double value)
+{
+  ui_state_edit_port(s, port, (float)ui_clamp_to_port(ui_port(s, port), value));
+}
+
+void
+ui_state_drag_handle(ui_state* s, ui_handle h, const ui_place* start, double dx,
+                     double dy)
+{
+  const ui_shape_view v = ui_state_shape_view(s);
+  const ui_place p = ui_handle_drag(&v, start, h, dx, dy);
+  switch (h) {
+  case UI_HANDLE_POINT:
+    edit_clamped(s, s->place + PLACE_POSITION, p.x);
+    if (v.kind != UI_SHAPE_STRIP)
+      edit_clamped(s, s->place + PLACE_POSITION_Y, p.y);
+    break;
+  case UI_HANDLE_LEFT:
+    edit_clamped(s, s->place + PLACE_PICKUP, p.left);
+    break;
+  case UI_HANDLE_RIGHT:
+    edit_clamped(s, s->place + PLACE_PICKUP_R, p.right);
+    break;
+  default:
+    break;
+  }
+}
+
+ui_rect
+ui_state_param_row(const ui_state* s, int k)
+{
+  if (k < s->n_list)
+    return ui_param_row(&s->layout, k);
+  return ui_object_row(&s->layout, s->n_params - s->n_list, k - s->n_list);
+}
+
+int
+ui_state_param_hit(const ui_state* s, double x, double y)
+{
+  for (int k = 0; k < s->n_params; ++k)
+    if (ui_rect_contains(ui_state_param_row(s, k), x, y))
+      return k;
+  return -1;
+}
+
 void
 ui_state_refresh(ui_state* s)
 {
   if (s->modes_stale) {
     refresh_modes(s);
     s->modes_stale = false;
+    s->shapes_stale = true; /* the weights are the modes' */
   }
   if (s->curve_stale) {
     refresh_curve(s);
     s->curve_stale = false;
   }
+  refresh_shapes(s);
 }
 
-void
+unsigned
 ui_state_port_changed(ui_state* s, int index)
 {
-  const bool mode_port = index >= s->object + OBJECT_MODE_TABLE &&
-                         index < s->object + OBJECT_N_PORTS;
-  if (mode_port || index == s->object + OBJECT_MODES)
+  const port_kind kind = ui_port(s, index)->kind;
+  if (is_mode_port(s, index) || index == s->object + OBJECT_MODES) {
     s->modes_stale = true;
-  else if (ui_port(s, index)->kind == PORT_CONTROL_IN)
+    return UI_AREA_HEADER | UI_AREA_MODES | UI_AREA_MATERIAL | UI_AREA_PARAMS;
+  }
+  if (in_object_panel(s, index)) {
+    /* the strike meter is drawn on the object; a control moves the
+     * weights on the bars too (and the header's Undo) */
+    if (kind == PORT_METER)
+      return UI_AREA_OBJECT;
+    s->shapes_stale = true;
+    return UI_AREA_HEADER | UI_AREA_OBJECT | UI_AREA_MODES;
+  }
+  if (kind == PORT_CONTROL_IN) {
     s->curve_stale = true;
+    if (index == s->object + OBJECT_WIDTH) {
+      /* the right output's share in the weights */
+      s->shapes_stale = true;
+      return UI_AREA_HEADER | UI_AREA_CONTACT | UI_AREA_PARAMS | UI_AREA_MODES;
+    }
+    return UI_AREA_HEADER | UI_AREA_CONTACT | UI_AREA_PARAMS;
+  }
+  return kind == PORT_METER ? UI_AREA_CONTACT : 0;
 }
 
 /* ---- edits ----------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include "object_ports.h"
 #include "place_ports.h"
 #include "port_info.h"
+#include "shape.h"
 #include "ui_analysis.h"
 #include "ui_model.h"
 
@@ -31,6 +32,10 @@ enum { UI_UNDO_DEPTH = 64 };
 enum { UI_EDIT_PORTS = 3 };
 /* Points of the contact panel's curves. */
 enum { UI_CURVE_POINTS = 96 };
+/* The object panel's picture of a mode: samples along a strip, texels
+ * of a square or a disc's square (a disc's corners are NAN), and the
+ * most nodes marked on a strip. */
+enum { UI_STRIP_POINTS = 161, UI_MAP_SIZE = 64, UI_MAX_NODES = 160 };
 /* Paths offered to complete the table field: recent and shipped. */
 enum { UI_RECENT = 8, UI_CHOICES = 8 };
 
@@ -49,14 +54,16 @@ typedef struct ui_edit {
 typedef enum ui_drag_kind {
   UI_DRAG_NONE,
   UI_DRAG_MODE,
-  UI_DRAG_PARAM
+  UI_DRAG_PARAM,
+  UI_DRAG_HANDLE
 } ui_drag_kind;
 
 typedef struct ui_drag {
   ui_drag_kind kind;
-  int index;      /* mode, or parameter row */
+  int index;      /* mode, parameter row, or handle (ui_handle) */
   double x0, y0;  /* where the press was */
   float start[2]; /* values at the press: freq and gain, or the port's */
+  ui_place place; /* a handle's: the place at the press */
   bool moved;
 } ui_drag;
 
@@ -86,9 +93,29 @@ typedef struct ui_state {
   double cutoff; /* rolling: the ball's cut-off, Hz */
   bool curve_stale;
 
-  /* the parameter list: port indices, in table order */
+  /* the parameter rows: port indices, in table order; the first n_list
+   * in the list, the rest (the place group's, but for the handles) at
+   * the foot of the object panel */
   int param_port[UI_MAX_PORTS];
-  int n_params;
+  int n_params, n_list;
+
+  /* the object panel: the place ports (place_ports.h) from `place` on,
+   * the shapes they choose, and what the panel and the bars show */
+  int place;
+  shape_set* family_shapes;  /* the family's, built when first shown */
+  shape_family family_built; /* which family family_shapes holds */
+  shape_set* table_shapes;   /* the table file's, or NULL */
+  bool shapes_stale;
+  shape_family family; /* what the shapes are: SHAPE_NONE without */
+  const shape_set* shapes;
+  bool is_2d;
+  double weight[OBJECT_MAX_MODES]; /* heard at the place (ui_heard_weight) */
+  int pictured;                    /* the mode pictured, -1 for none yet */
+  const shape_set* pictured_shapes;
+  double strip[UI_STRIP_POINTS];         /* phi / peak along a strip */
+  double map[UI_MAP_SIZE * UI_MAP_SIZE]; /* phi / peak, rows top down */
+  double nodes[UI_MAX_NODES];
+  int n_nodes;
 
   /* editing */
   int selected; /* mode, or -1 */
@@ -124,8 +151,10 @@ typedef struct ui_state {
   void* writer_handle;
 } ui_state;
 
-/* A state for `plugin` at its ports' defaults, with no table. */
+/* A state for `plugin` at its ports' defaults, with no table; and what
+ * it holds freed (the shapes it built), before it goes or is made again. */
 void ui_state_init(ui_state* s, const plugin_info* plugin);
+void ui_state_free(ui_state* s);
 
 /* The port index of `symbol`, or -1. */
 int ui_port_index(const ui_state* s, const char* symbol);
@@ -133,11 +162,32 @@ int ui_port_index(const ui_state* s, const char* symbol);
 double ui_value(const ui_state* s, const char* symbol);
 const port_info* ui_port(const ui_state* s, int index);
 
-/* Rebuild the editor's modes and material, and the contact curves, when
- * stale: ui_state_port_changed() marks what a port's new value makes
- * stale. */
+/* Rebuild the editor's modes and material, the contact curves and the
+ * object's picture, when stale: ui_state_port_changed() marks what a
+ * port's new value makes stale, and says which parts of the window show
+ * it (enum ui_area). */
 void ui_state_refresh(ui_state* s);
-void ui_state_port_changed(ui_state* s, int index);
+unsigned ui_state_port_changed(ui_state* s, int index);
+
+/* ---- the object panel ------------------------------------------------------
+ * The table file's shapes (NULL or none: the file carries none), for the
+ * "Table's shapes" family. */
+void ui_state_set_table_shapes(ui_state* s, const modal_shapes* shapes);
+/* the view of the object as the shape port chooses it, the place as the
+ * ports set it, and the mode pictured (the selected one, else the first) */
+ui_shape_view ui_state_shape_view(const ui_state* s);
+ui_place ui_state_place(const ui_state* s);
+int ui_state_pictured_mode(const ui_state* s);
+/* the port a handle sets, and the place's ports a drag of handle h by
+ * (dx, dy) px from `start` sets (within an edit) */
+int ui_state_handle_port(const ui_state* s, ui_handle h);
+void ui_state_drag_handle(ui_state* s, ui_handle h, const ui_place* start,
+                          double dx, double dy);
+
+/* The parameter rows, in the list and the object panel: row k's
+ * rectangle, and the row under (x, y) or -1. */
+ui_rect ui_state_param_row(const ui_state* s, int k);
+int ui_state_param_hit(const ui_state* s, double x, double y);
 
 /* ---- edits ----------------------------------------------------------------
  * A gesture is one edit: begin, set ports (each value goes to the writer
@@ -164,7 +214,8 @@ enum ui_area {
   UI_AREA_MATERIAL = 1u << 2,
   UI_AREA_CONTACT = 1u << 3,
   UI_AREA_PARAMS = 1u << 4,
-  UI_AREA_ALL = (1u << 5) - 1,
+  UI_AREA_OBJECT = 1u << 5,
+  UI_AREA_ALL = (1u << 6) - 1,
 };
 ui_rect ui_area_rect(const ui_state* s, unsigned area_bit);
 

@@ -17,7 +17,10 @@
 #include "friction_ports.h"
 #include "impact_ports.h"
 #include "object_ports.h"
+#include "place.h"
+#include "place_ports.h"
 #include "rolling_ports.h"
+#include "shape.h"
 #include "surface.h"
 #include "ui_model.h"
 #include "ui_state.h"
@@ -762,7 +765,8 @@ layout(void)
   printf("layout\n");
   const ui_layout l = ui_layout_make();
   const ui_rect window = {0, 0, UI_WIDTH, UI_HEIGHT};
-  const ui_rect panels[] = {l.header, l.modes, l.material, l.contact, l.params};
+  const ui_rect panels[] = {l.header,   l.object,  l.modes,
+                            l.material, l.contact, l.params};
   const int n = (int)(sizeof(panels) / sizeof(panels[0]));
   for (int i = 0; i < n; ++i) {
     CHECK(inside(window, panels[i]), "panel %d is outside the window", i);
@@ -772,6 +776,17 @@ layout(void)
   CHECK(inside(l.modes, l.modes_plot) && inside(l.material, l.material_plot) &&
             inside(l.contact, l.contact_plot),
         "every plot inside its panel");
+  /* the object beside the modes: a dragged handle moves the bars, and
+   * the two are one frame's redraw (contact_ui.c: within its budget of
+   * 160e3 px, and the rectangle round them meets no other panel) */
+  const ui_rect both = {l.object.x, l.object.y,
+                        l.modes.x + l.modes.w - l.object.x, l.object.h};
+  CHECK(l.modes.y == l.object.y && l.modes.h == l.object.h &&
+            both.w * both.h <= 160e3 && !overlap(both, l.material) &&
+            !overlap(both, l.header) && !overlap(both, l.contact) &&
+            !overlap(both, l.params),
+        "the object and the modes side by side: one redraw of %.0f px",
+        both.w * both.h);
   CHECK(inside(l.header, l.path_field) && inside(l.header, l.load) &&
             inside(l.header, l.clear) && inside(l.header, l.undo) &&
             !overlap(l.path_field, l.load) && !overlap(l.load, l.clear) &&
@@ -803,8 +818,10 @@ layout(void)
         "rows past the ports shown are not hit");
 
   /* every control port of every instrument is on show: the mode ports in
-   * the editor, the rest in the list (a new port needs no UI code, and
-   * must fit) */
+   * the editor, the place's as the object's handles (position and
+   * position_y the point, the two pickups), the rest in the list or, for
+   * the place group, in rows at the foot of the object panel (a new port
+   * needs no UI code, and must fit) */
   static ui_state st;
   for (int i = 0; i < N_INSTRUMENTS; ++i) {
     const plugin_info* p = instruments[i];
@@ -812,14 +829,37 @@ layout(void)
     int controls = 0;
     for (int k = 0; k < p->n_ports; ++k)
       controls += plugin_port(p, k)->kind == PORT_CONTROL_IN;
-    printf("  %s: %d controls, %d listed (room for %d), %d mode ports\n",
-           p->name, controls, st.n_params, capacity, 3 * OBJECT_TABLE_SIZE);
-    CHECK(st.n_params + 3 * OBJECT_TABLE_SIZE == controls,
+    const int handles = 4;
+    const int rows = st.n_params - st.n_list;
+    printf("  %s: %d controls, %d listed (room for %d), %d in the object "
+           "panel's rows, %d as its handles, %d mode ports\n",
+           p->name, controls, st.n_list, capacity, rows, handles,
+           3 * OBJECT_TABLE_SIZE);
+    CHECK(st.n_params + handles + 3 * OBJECT_TABLE_SIZE == controls,
           "%s: %d controls, %d shown", p->name, controls,
-          st.n_params + 3 * OBJECT_TABLE_SIZE);
-    for (int k = 0; k < st.n_params; ++k)
-      CHECK(plugin_port(p, st.param_port[k])->kind == PORT_CONTROL_IN,
-            "%s: row %d is no control", p->name, k);
+          st.n_params + handles + 3 * OBJECT_TABLE_SIZE);
+    CHECK(st.n_list <= capacity, "%s: the list overflows", p->name);
+    bool rows_ok = true;
+    for (int k = 0; k < st.n_params; ++k) {
+      const port_info* port = plugin_port(p, st.param_port[k]);
+      CHECK(port->kind == PORT_CONTROL_IN, "%s: row %d is no control", p->name,
+            k);
+      const bool place = port->group && !strcmp(port->group, "place");
+      rows_ok &= place == (k >= st.n_list);
+      const ui_rect r = ui_state_param_row(&st, k);
+      rows_ok &= inside(k < st.n_list ? l.params : l.object, r) &&
+                 ui_state_param_hit(&st, r.x + 0.5 * r.w, r.y + 1) == k;
+      rows_ok &= k < st.n_list || !overlap(r, ui_object_area(&l, rows));
+    }
+    CHECK(rows_ok,
+          "%s: the place group's rows in the object panel under the object, "
+          "the others in the list, each hit where it is",
+          p->name);
+    const ui_rect area = ui_object_area(&l, rows);
+    CHECK(inside(l.object, area) && area.h >= 100,
+          "%s: the object drawn %.0f x %.0f px inside its panel", p->name,
+          area.w, area.h);
+    ui_state_free(&st);
   }
 }
 
@@ -1008,6 +1048,332 @@ edits(void)
   CHECK(w.n == before, "a table's mode cannot be toggled");
 }
 
+/* ---- the object panel ------------------------------------------------------
+ */
+
+static const ui_rect shape_area = {12, 66, 208, 132};
+
+/* every handle is hit where it is drawn, and nothing far from them */
+static void
+check_hits(const char* what, const ui_shape_view* v, const ui_place* p)
+{
+  bool hits = true;
+  for (int h = 0; h < UI_HANDLES; ++h) {
+    double x, y;
+    ui_handle_px(v, p, (ui_handle)h, &x, &y);
+    hits &= ui_handle_hit(v, p, x + 1, y - 1, 9.0) == h;
+  }
+  CHECK(hits, "%s: each handle is hit where it is drawn", what);
+  CHECK(ui_handle_hit(v, p, v->area.x - 40, v->area.y - 40, 9.0) == -1,
+        "%s: no handle far from them", what);
+}
+
+static void
+object_view(void)
+{
+  printf("object view\n");
+  /* a strip: x along it, the point above, the pickups below */
+  const ui_shape_view bar =
+      ui_shape_view_make(shape_area, SHAPE_BAR_FREE, false);
+  CHECK(bar.kind == UI_SHAPE_STRIP && inside(shape_area, bar.body),
+        "a bar is a strip inside its area");
+  double px, py, x, y, worst = 0.0;
+  for (int k = 0; k <= 20; ++k) {
+    ui_shape_to_px(&bar, k / 20.0, 0.0, &px, &py);
+    ui_shape_from_px(&bar, px, py, &x, &y);
+    worst = fmax(worst, fabs(x - k / 20.0));
+  }
+  CHECK(worst < 1e-12, "strip: x to px and back within %.1e", worst);
+  const ui_place start = {0.3, 0.2, 0.1, 0.9};
+  check_hits("strip", &bar, &start);
+  double hx, hy, lx, ly;
+  ui_handle_px(&bar, &start, UI_HANDLE_POINT, &hx, &hy);
+  ui_handle_px(&bar, &start, UI_HANDLE_LEFT, &lx, &ly);
+  CHECK(hy < bar.body.y && ly > bar.body.y + bar.body.h &&
+            fabs(hx - (bar.body.x + 0.3 * bar.body.w)) < 1e-9,
+        "strip: the point above it at its x, the pickups below");
+  /* a drag moves the point by the dragged fraction of the strip, along
+   * it only; past the end it stops there */
+  ui_place p = ui_handle_drag(&bar, &start, UI_HANDLE_POINT, 40.0, 25.0);
+  check_rel("strip: point dragged 40 px", p.x, 0.3 + 40.0 / bar.body.w, 1e-12);
+  CHECK(p.y == start.y && p.left == start.left && p.right == start.right,
+        "strip: the drag moves the point only");
+  p = ui_handle_drag(&bar, &start, UI_HANDLE_POINT, 1000.0, 0.0);
+  CHECK(p.x == 1.0, "strip: dragged past the end: %g", p.x);
+  p = ui_handle_drag(&bar, &start, UI_HANDLE_RIGHT, -30.0, 7.0);
+  check_rel("strip: right pickup dragged -30 px", p.right,
+            0.9 - 30.0 / bar.body.w, 1e-12);
+  CHECK(p.x == start.x && p.left == start.left, "strip: the pickup only");
+  const ui_shape_view cantilever =
+      ui_shape_view_make(shape_area, SHAPE_BAR_CLAMPED, false);
+  CHECK(cantilever.clamped && cantilever.kind == UI_SHAPE_STRIP &&
+            cantilever.body.x > bar.body.x,
+        "a cantilever is a strip with room for its clamp at the left");
+
+  /* nodes: the free-free bar's first mode at 0.2242 and 0.7758 of the
+   * strip (0.2241575 by bisection on shape_exact), a mode n with n + 2 of
+   * them; a string's at k / (n + 1); a cantilever's first none and its
+   * second one at 0.7834 (0.7834446) */
+  shape_set* free_bar = shape_set_new_family(SHAPE_BAR_FREE, 16);
+  shape_set* string = shape_set_new_family(SHAPE_STRING, 16);
+  shape_set* clamped = shape_set_new_family(SHAPE_BAR_CLAMPED, 16);
+  double nodes[UI_MAX_NODES];
+  int n = ui_shape_nodes(free_bar, 0, nodes, UI_MAX_NODES);
+  CHECK(n == 2, "free-free bar mode 1: %d nodes", n);
+  if (n == 2) {
+    double node_px[2];
+    for (int k = 0; k < 2; ++k) {
+      ui_shape_to_px(&bar, nodes[k], 0.0, &node_px[k], &py);
+      node_px[k] = (node_px[k] - bar.body.x) / bar.body.w;
+    }
+    check_rel("free-free mode 1, first node (of the strip)", node_px[0],
+              0.2241575, 1e-6);
+    check_rel("free-free mode 1, second node", node_px[1], 0.7758425, 1e-6);
+  }
+  bool counts = true, string_nodes = true;
+  for (int m = 0; m < 16; ++m) {
+    counts &= ui_shape_nodes(free_bar, m, nodes, UI_MAX_NODES) == m + 2;
+    const int ns = ui_shape_nodes(string, m, nodes, UI_MAX_NODES);
+    string_nodes &= ns == m;
+    for (int k = 0; k < ns; ++k)
+      string_nodes &= fabs(nodes[k] - (k + 1.0) / (m + 1)) < 1e-6;
+    counts &= ui_shape_nodes(clamped, m, nodes, UI_MAX_NODES) == m;
+  }
+  CHECK(counts, "free-free mode n has n + 1 nodes, a cantilever's n - 1");
+  CHECK(string_nodes, "a string's mode n has its nodes at k / n");
+  n = ui_shape_nodes(clamped, 1, nodes, UI_MAX_NODES);
+  if (n == 1)
+    check_rel("cantilever mode 2's node", nodes[0], 0.7834446, 1e-6);
+
+  /* a square: x right, y up; the point goes where it is dragged */
+  const ui_shape_view plate =
+      ui_shape_view_make(shape_area, SHAPE_PLATE, false);
+  CHECK(plate.kind == UI_SHAPE_SQUARE && plate.body.w == plate.body.h &&
+            inside(shape_area, plate.body),
+        "a plate is a square inside its area");
+  ui_shape_to_px(&plate, 0.25, 0.75, &px, &py);
+  CHECK(fabs(px - (plate.body.x + 0.25 * plate.body.w)) < 1e-9 &&
+            fabs(py - (plate.body.y + 0.25 * plate.body.h)) < 1e-9,
+        "square: y upwards");
+  check_hits("square", &plate, &start);
+  p = ui_handle_drag(&plate, &start, UI_HANDLE_POINT, 20.0, -10.0);
+  check_rel("square: x after a 20 px drag", p.x, 0.3 + 20.0 / plate.body.w,
+            1e-12);
+  check_rel("square: y after 10 px up", p.y, 0.2 + 10.0 / plate.body.h, 1e-12);
+  double ax, ay;
+  ui_handle_coords(&plate, &start, UI_HANDLE_LEFT, &ax, &ay);
+  ui_handle_coords(&plate, &start, UI_HANDLE_RIGHT, &x, &y);
+  CHECK(ax == 0.1 && ay == PLACE_PICKUP_Y && x == 0.9 &&
+            y == 1.0 - PLACE_PICKUP_Y,
+        "square: the pickups where dsp/place listens");
+  p = ui_handle_drag(&plate, &start, UI_HANDLE_LEFT, 20.0, 30.0);
+  check_rel("square: left pickup after 20 px", p.left,
+            0.1 + 20.0 / plate.body.w, 1e-12);
+
+  /* a disc: radius and angle, the left pickup at angle 0 (left of the
+   * centre), the right at half a turn; a quarter turn is up */
+  const ui_shape_view drum =
+      ui_shape_view_make(shape_area, SHAPE_MEMBRANE, true);
+  CHECK(drum.kind == UI_SHAPE_DISC, "a membrane is a disc");
+  worst = 0.0;
+  for (int k = 0; k <= 10; ++k)
+    for (int a = 0; a < 16; ++a) {
+      const double r = 0.05 + 0.095 * k, t = a / 16.0;
+      ui_shape_to_px(&drum, r, t, &px, &py);
+      ui_shape_from_px(&drum, px, py, &x, &y);
+      worst = fmax(worst, fmax(fabs(x - r), fabs(remainder(y - t, 1.0))));
+    }
+  CHECK(worst < 1e-12, "disc: (radius, angle) to px and back within %.1e",
+        worst);
+  const double cx = drum.body.x + 0.5 * drum.body.w;
+  const double cy = drum.body.y + 0.5 * drum.body.h;
+  const double radius = 0.5 * drum.body.w;
+  ui_handle_px(&drum, &start, UI_HANDLE_LEFT, &lx, &ly);
+  ui_handle_px(&drum, &start, UI_HANDLE_RIGHT, &px, &py);
+  CHECK(fabs(lx - (cx - 0.1 * radius)) < 1e-9 && fabs(ly - cy) < 1e-9 &&
+            fabs(px - (cx + 0.9 * radius)) < 1e-9 && fabs(py - cy) < 1e-9,
+        "disc: the left pickup left of the centre, the right one right");
+  ui_shape_to_px(&drum, 1.0, 0.25, &px, &py);
+  CHECK(fabs(px - cx) < 1e-9 && fabs(py - (cy - radius)) < 1e-9,
+        "disc: a quarter turn is up");
+  check_hits("disc", &drum, &start);
+  /* the point dragged goes under the pointer: from (0.3, 0.2) to where */
+  ui_handle_px(&drum, &start, UI_HANDLE_POINT, &hx, &hy);
+  p = ui_handle_drag(&drum, &start, UI_HANDLE_POINT, -15.0, 12.0);
+  ui_shape_from_px(&drum, hx - 15.0, hy + 12.0, &x, &y);
+  CHECK(p.x == x && p.y == y, "disc: the point goes under the pointer");
+  /* a pickup along its radius: the left one dragged right moves in, and
+   * stops at the centre */
+  p = ui_handle_drag(&drum, &start, UI_HANDLE_LEFT, 0.05 * radius, 9.0);
+  check_rel("disc: left pickup dragged in", p.left, 0.05, 1e-12);
+  p = ui_handle_drag(&drum, &start, UI_HANDLE_LEFT, 0.5 * radius, 0.0);
+  CHECK(p.left == 0.0, "disc: a pickup stops at the centre: %g", p.left);
+  p = ui_handle_drag(&drum, &start, UI_HANDLE_RIGHT, -0.2 * radius, 0.0);
+  check_rel("disc: right pickup dragged in", p.right, 0.7, 1e-12);
+
+  /* what a mode is heard at */
+  CHECK(ui_heard_weight(1, 1, 1, 0.5) == 1.0 &&
+            ui_heard_weight(-0.5, 0.4, 0.2, 0.0) == 0.2 &&
+            fabs(ui_heard_weight(0.5, 0.4, -0.2, 1.0) - 0.15) < 1e-15 &&
+            fabs(ui_heard_weight(1, 1, -1, 0.5) - 0.5) < 1e-15,
+        "heard weight: |phi(point)| times the outputs' mean |phi|");
+
+  /* nodal lines of a 2-D map: marching squares */
+  double seg[2][4];
+  CHECK(ui_zero_segments((const double[]){1, -1, -1, 1}, seg) == 1 &&
+            fabs(seg[0][0] - 0.5) < 1e-15 && fabs(seg[0][2] - 0.5) < 1e-15,
+        "a cell whose right side is negative: a line down its middle");
+  CHECK(ui_zero_segments((const double[]){1, 1, 1, 1}, seg) == 0 &&
+            ui_zero_segments((const double[]){NAN, -1, 1, 1}, seg) == 0,
+        "no line in a cell of one sign, nor off a disc");
+  CHECK(ui_zero_segments((const double[]){1, -1, 1, -1}, seg) == 2,
+        "a saddle: two lines");
+  /* the plate's mode (1, 2) on a grid: its nodal line at y = 1/2 */
+  enum { G = 33 };
+  static double grid[G * G];
+  for (int j = 0; j < G; ++j)
+    for (int i = 0; i < G; ++i)
+      grid[j * G + i] =
+          shape_exact(SHAPE_PLATE, 1, (i + 0.5) / G, 1.0 - (j + 0.5) / G);
+  int segments = 0;
+  worst = 0.0;
+  for (int j = 0; j + 1 < G; ++j)
+    for (int i = 0; i + 1 < G; ++i) {
+      const double c[4] = {grid[j * G + i], grid[j * G + i + 1],
+                           grid[(j + 1) * G + i + 1], grid[(j + 1) * G + i]};
+      const int k = ui_zero_segments(c, seg);
+      for (int m = 0; m < k; ++m) {
+        ++segments;
+        worst = fmax(worst, fabs((j + 0.5 + seg[m][1]) / G - 0.5));
+        worst = fmax(worst, fabs((j + 0.5 + seg[m][3]) / G - 0.5));
+      }
+    }
+  CHECK(segments == G - 1 && worst < 1e-9,
+        "plate mode (1, 2): %d segments, all within %.1e of y = 1/2", segments,
+        worst);
+  shape_set_free(free_bar);
+  shape_set_free(string);
+  shape_set_free(clamped);
+}
+
+static void
+object_state(const char* presets)
+{
+  printf("object panel\n");
+  static ui_state st;
+  ui_state_init(&st, &impact_info);
+  const int place = plugin_notify_port(&impact_info) + 1;
+  const int shape = place + PLACE_SHAPE, position = place + PLACE_POSITION;
+  ui_state_refresh(&st);
+  CHECK(!st.shapes && st.family == SHAPE_NONE,
+        "shape None: no shapes, the modes' gains as given");
+  /* the free-free bar: the weights where the ports put the point and the
+   * pickups, as the exact shapes give them (shape sets: within 1e-4) */
+  st.value[shape] = SHAPE_BAR_FREE;
+  CHECK(ui_state_port_changed(&st, shape) ==
+            (UI_AREA_HEADER | UI_AREA_OBJECT | UI_AREA_MODES),
+        "the shape redraws the object, the bars and the header");
+  ui_state_refresh(&st);
+  CHECK(st.shapes && st.family == SHAPE_BAR_FREE && !st.is_2d,
+        "a free-free bar's shapes");
+  const ui_place pl = ui_state_place(&st);
+  const double width = st.value[st.object + OBJECT_WIDTH];
+  double worst = 0.0;
+  for (int i = 0; i < st.n_modes; ++i) {
+    const double want =
+        ui_heard_weight(shape_exact(SHAPE_BAR_FREE, i, pl.x, 0),
+                        shape_exact(SHAPE_BAR_FREE, i, pl.left, 0),
+                        shape_exact(SHAPE_BAR_FREE, i, pl.right, 0), width);
+    worst = fmax(worst, fabs(st.weight[i] - want));
+  }
+  CHECK(worst < 3e-4, "the bars' weights within %.1e of the exact shapes'",
+        worst);
+  CHECK(st.pictured == 0 && st.n_nodes == 2, "mode 1 pictured, 2 nodes");
+  st.selected = 2;
+  ui_state_refresh(&st);
+  CHECK(st.pictured == 2 && st.n_nodes == 4, "the selected mode 3: %d nodes",
+        st.n_nodes);
+
+  /* a drag on the point: position moves by the dragged fraction, one edit
+   * of one port; undo puts it back */
+  writes w = {0};
+  st.writer = record;
+  st.writer_handle = &w;
+  const ui_shape_view v = ui_state_shape_view(&st);
+  const ui_place at_press = ui_state_place(&st);
+  const float was = st.value[position];
+  ui_state_begin_edit(&st);
+  ui_state_drag_handle(&st, UI_HANDLE_POINT, &at_press, 10.0, 3.0);
+  ui_state_drag_handle(&st, UI_HANDLE_POINT, &at_press, 40.0, 5.0);
+  ui_state_end_edit(&st);
+  check_rel("position after a 40 px drag", st.value[position],
+            (float)(was + 40.0 / v.body.w), 1e-7);
+  CHECK(w.n == 2 && w.port[1] == position && st.n_undo == 1 &&
+            st.undo[0].n == 1,
+        "the drag writes position only (%d writes), one edit", w.n);
+  ui_state_undo(&st);
+  CHECK(st.value[position] == was, "undo puts the point back");
+
+  /* a membrane: the point has its angle; the map is the disc's */
+  st.value[shape] = SHAPE_MEMBRANE;
+  ui_state_port_changed(&st, shape);
+  st.selected = -1;
+  ui_state_refresh(&st);
+  const ui_shape_view d = ui_state_shape_view(&st);
+  CHECK(d.kind == UI_SHAPE_DISC && st.is_2d, "the membrane is a disc");
+  const int c = UI_MAP_SIZE / 2;
+  CHECK(isnan(st.map[0]) && st.map[c * UI_MAP_SIZE + c] > 0.95,
+        "mode 1 of a membrane: its peak at the centre (%g), nothing off "
+        "the disc",
+        st.map[c * UI_MAP_SIZE + c]);
+  const ui_place p0 = ui_state_place(&st);
+  w.n = 0;
+  ui_state_begin_edit(&st);
+  ui_state_drag_handle(&st, UI_HANDLE_POINT, &p0, -12.0, -20.0);
+  ui_state_end_edit(&st);
+  const ui_place moved = ui_handle_drag(&d, &p0, UI_HANDLE_POINT, -12, -20);
+  CHECK(w.n == 2 && st.value[position] == (float)moved.x &&
+            st.value[place + PLACE_POSITION_Y] == (float)moved.y,
+        "a drag on the membrane sets radius and angle (%d writes)", w.n);
+  CHECK(ui_state_port_changed(&st, place + PLACE_STRIKE_METER) ==
+                UI_AREA_OBJECT &&
+            ui_state_port_changed(&st, ui_port_index(&st, "contact_time")) ==
+                UI_AREA_CONTACT,
+        "a meter redraws its own panel only");
+  st.writer = NULL;
+
+  /* a table's shapes: along x (a strip), or on a grid (a square) */
+  static const char* const tables[] = {"valid-shapes-bar.modes",
+                                       "valid-shapes-grid.modes"};
+  for (int t = 0; t < 2; ++t) {
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/../tests/fuzz/corpus/modal_table/%s",
+             presets, tables[t]);
+    static modal_shapes shapes;
+    modal_table_error error;
+    CHECK(modal_table_load_shapes(path, &st.table, &shapes, &error) ==
+              MODAL_TABLE_SUCCESS,
+          "%s", error.message);
+    st.table_loaded = true;
+    st.modes_stale = true;
+    ui_state_set_table_shapes(&st, &shapes);
+    st.value[shape] = SHAPE_TABLE;
+    ui_state_port_changed(&st, shape);
+    ui_state_refresh(&st);
+    CHECK(st.shapes == st.table_shapes && st.family == SHAPE_TABLE &&
+              st.is_2d == (t == 1) &&
+              ui_state_shape_view(&st).kind ==
+                  (t ? UI_SHAPE_SQUARE : UI_SHAPE_STRIP),
+          "%s: the table's shapes, %s", tables[t], t ? "a square" : "a strip");
+    if (t == 0)
+      CHECK(st.n_nodes == 2, "the table's bar mode 1: %d nodes", st.n_nodes);
+  }
+  ui_state_set_table_shapes(&st, NULL);
+  ui_state_refresh(&st);
+  CHECK(!st.shapes, "a table without shapes: none");
+  ui_state_free(&st);
+}
+
 int
 main(int argc, char** argv)
 {
@@ -1025,8 +1391,11 @@ main(int argc, char** argv)
   surface_panel();
   ride_cutoff();
   layout();
-  if (argc > 1)
+  object_view();
+  if (argc > 1) {
     state(argv[1]);
+    object_state(argv[1]);
+  }
   edits();
   return check_done("test_ui_model");
 }

@@ -12,7 +12,10 @@
  *
  * Checks:
  *   - idle() stays within the host's frame while meters move and a
- *     128-mode table is shown, at a host's pace: every call's work (the
+ *     128-mode table is shown (and, for the impact UI once more, with the
+ *     object a membrane and its strike meter moving too: the object
+ *     panel's map and nodal lines drawn again each frame beside the
+ *     contact panel), at a host's pace: every call's work (the
  *     process's CPU time, the software GL's threads included) below
  *     idle_limit_s, and its wall-clock time too for 99 calls in 100 (the
  *     rest is the machine's scheduling: a VM's 2 shared cores stall a
@@ -29,6 +32,7 @@
 #include "friction_ports.h"
 #include "impact_ports.h"
 #include "rolling_ports.h"
+#include "shape.h"
 #include "uris.h"
 
 #include <lv2/ui/ui.h>
@@ -178,15 +182,35 @@ typedef struct instrument {
   const char* uri;
   int meter;  /* a meter's port index, moved before each idle */
   int notify; /* the notify port's index */
+  int strike; /* the object's strike meter, moved too, or -1 */
+  int shape;  /* the shape port, set to `family` first, or -1 */
+  float family;
 } instrument;
+
+static int
+port_named(const plugin_info* p, const char* symbol)
+{
+  for (int i = 0; i < p->n_ports; ++i)
+    if (!strcmp(plugin_port(p, i)->symbol, symbol))
+      return i;
+  return -1;
+}
 
 static instrument
 instrument_of(const plugin_info* p, const char* meter)
 {
-  instrument in = {p->uri, -1, plugin_notify_port(p)};
-  for (int i = 0; i < p->n_ports; ++i)
-    if (!strcmp(plugin_port(p, i)->symbol, meter))
-      in.meter = i;
+  return (instrument){
+      p->uri, port_named(p, meter), plugin_notify_port(p), -1, -1, 0.0f};
+}
+
+/* the same with the object a membrane, its strike meter moving too */
+static instrument
+membrane_of(const plugin_info* p, const char* meter)
+{
+  instrument in = instrument_of(p, meter);
+  in.strike = port_named(p, "strike_position");
+  in.shape = port_named(p, "shape");
+  in.family = (float)SHAPE_MEMBRANE;
   return in;
 }
 
@@ -199,10 +223,18 @@ time_idle(host* h, const instrument* in, const char* table, double* t,
   if (!open_ui(h, in->uri))
     return false;
   announce_table(h, in->notify, table);
+  if (in->shape >= 0)
+    h->descriptor->port_event(h->ui, (uint32_t)in->shape, sizeof(float), 0,
+                              &in->family);
   for (int k = 0; k < idle_runs; ++k) {
     const float value = 1.0f + (float)k;
     h->descriptor->port_event(h->ui, (uint32_t)in->meter, sizeof(float), 0,
                               &value);
+    if (in->strike >= 0) {
+      const float at = 0.05f + 0.9f * (float)(k % 19) / 18.0f;
+      h->descriptor->port_event(h->ui, (uint32_t)in->strike, sizeof(float), 0,
+                                &at);
+    }
     const double t0 = clock_s(CLOCK_MONOTONIC);
     const double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
     h->idle->idle(h->ui);
@@ -251,10 +283,13 @@ check_idle(host* h, const instrument* in, const char* table)
       return;
     }
     t99 = t[n * 99 / 100 > 0 ? n * 99 / 100 - 1 : 0];
-    printf("%s: idle() with 128 modes, a meter moving: wall median %.2f ms, "
+    printf("%s: idle() with 128 modes, %s: wall median %.2f ms, "
            "99 %% %.2f ms, worst %.2f ms; CPU median %.2f ms, worst %.2f ms "
            "(limit %.1f ms)\n",
-           in->uri, 1e3 * t[n / 2], 1e3 * t99, 1e3 * t[n - 1], 1e3 * cpu[n / 2],
+           in->uri,
+           in->strike >= 0 ? "a membrane, a meter and the strike moving"
+                           : "a meter moving",
+           1e3 * t[n / 2], 1e3 * t99, 1e3 * t[n - 1], 1e3 * cpu[n / 2],
            1e3 * cpu[n - 1], 1e3 * idle_limit_s);
     if (cpu[n - 1] < idle_limit_s && t99 < idle_limit_s)
       break;
@@ -278,6 +313,9 @@ check_cycles(host* h, const instrument* in, const char* table)
       return;
     }
     announce_table(h, in->notify, table);
+    if (in->shape >= 0)
+      h->descriptor->port_event(h->ui, (uint32_t)in->shape, sizeof(float), 0,
+                                &in->family);
     for (int k = 0; k < 3; ++k)
       h->idle->idle(h->ui);
     h->descriptor->cleanup(h->ui);
@@ -348,7 +386,12 @@ main(int argc, char** argv)
     if (!h.idle)
       continue;
     check_idle(&h, &in, argv[2]);
-    check_cycles(&h, &in, argv[2]);
+    /* the impact UI with shapes too: timed, and opened and closed with
+     * the shapes it builds */
+    const instrument shaped = membrane_of(&impact_info, "contact_time");
+    if (i == 0)
+      check_idle(&h, &shaped, argv[2]);
+    check_cycles(&h, i == 0 ? &shaped : &in, argv[2]);
   }
   /* the library stays loaded: a leak report (ASan's, valgrind's) can then
    * name the code that allocated */
