@@ -17,6 +17,7 @@ place_init(place* p, double sample_rate)
   memset(p, 0, sizeof(*p));
   p->family = SHAPE_NONE;
   p->glide = -expm1(-PLACE_UPDATE / (PLACE_GLIDE_S * sample_rate));
+  p->point_glide = -expm1(-PLACE_POINT_UPDATE / (PLACE_GLIDE_S * sample_rate));
   p->length = 1.0;
   p->stale = true;
 }
@@ -107,12 +108,22 @@ place_point_at(const place* p, double travel, double* x, double* y)
   *y = clamp01(0.5 + rho * sin(phase));
 }
 
+static bool
+pickups_moving(const place* p)
+{
+  return p->left != p->left_to || p->right != p->right_to;
+}
+
+static bool
+point_moving(const place* p)
+{
+  return p->x != p->x_to || p->y != p->y_to || p->path != PLACE_FIXED;
+}
+
 bool
 place_moving(const place* p)
 {
-  return p->shapes &&
-         (p->x != p->x_to || p->y != p->y_to || p->left != p->left_to ||
-          p->right != p->right_to || p->path != PLACE_FIXED);
+  return p->shapes && (pickups_moving(p) || point_moving(p));
 }
 
 int
@@ -120,7 +131,8 @@ place_until_update(const place* p, uint64_t clock, int limit)
 {
   if (!place_moving(p))
     return limit;
-  const int due = PLACE_UPDATE - (int)(clock % PLACE_UPDATE);
+  const int grid = pickups_moving(p) ? PLACE_UPDATE : PLACE_POINT_UPDATE;
+  const int due = grid - (int)(clock % (uint64_t)grid);
   return due < limit ? due : limit;
 }
 
@@ -136,16 +148,11 @@ glide_to(double* now, double to, double share)
   return true;
 }
 
-void
-place_update(place* p, modal_object* o, double travel, bool glide)
+/* the weights at the place as it is now: the point's always, the
+ * pickups' when they moved */
+static void
+weigh_object(place* p, modal_object* o, double travel, bool pickups)
 {
-  bool pickups = p->stale;
-  if (glide) {
-    glide_to(&p->x, p->x_to, p->glide);
-    glide_to(&p->y, p->y_to, p->glide);
-    pickups |= glide_to(&p->left, p->left_to, p->glide);
-    pickups |= glide_to(&p->right, p->right_to, p->glide);
-  }
   p->stale = false;
   if (!p->shapes) {
     if (o->weighted)
@@ -169,4 +176,29 @@ place_update(place* p, modal_object* o, double travel, bool glide)
   for (int l = n; l < o->count && l < SHAPE_MAX_MODES; ++l)
     p->phi_p[l] = p->phi_l[l] = p->phi_r[l] = 0.0;
   modal_set_shapes(o, p->phi_p, p->phi_l, p->phi_r);
+}
+
+void
+place_apply(place* p, modal_object* o, double travel)
+{
+  p->stale = true;
+  weigh_object(p, o, travel, true);
+}
+
+void
+place_step(place* p, modal_object* o, double travel, uint64_t clock)
+{
+  bool pickups = false, point = false;
+  if (pickups_moving(p)) {
+    glide_to(&p->left, p->left_to, p->glide);
+    glide_to(&p->right, p->right_to, p->glide);
+    pickups = true;
+  }
+  if (clock % PLACE_POINT_UPDATE == 0 && point_moving(p)) {
+    glide_to(&p->x, p->x_to, p->point_glide);
+    glide_to(&p->y, p->y_to, p->point_glide);
+    point = true;
+  }
+  if (pickups || point || p->stale)
+    weigh_object(p, o, travel, pickups || p->stale);
 }

@@ -7,7 +7,9 @@
  * modal_set_shapes().
  *
  * Moves glide: the points approach their targets by a one-pole of
- * PLACE_GLIDE_S, the weights re-evaluated every PLACE_UPDATE samples, so
+ * PLACE_GLIDE_S, the weights re-evaluated every PLACE_UPDATE samples while
+ * a pickup moves and every PLACE_POINT_UPDATE while only the interaction
+ * point does (a contact moved a few metres a second, a glide, a path), so
  * that moving a pickup or the point of a rubbed or rolling contact never
  * clicks.  A jump (a strike landing elsewhere) moves the point at once.
  * Updates fall on the samples of a fixed grid of the caller's clock, so
@@ -39,6 +41,11 @@
  * dividing the instruments' chunk (a ball at 1 m/s on a 0.5 m bar moves
  * 1/3000 of it between updates at 48 kHz) */
 enum { PLACE_UPDATE = 8 };
+/* the same for the interaction point alone: its weights are not heard
+ * directly, but through the contact (a position jumped at once does not
+ * click), so it moves on a coarser grid, a multiple of PLACE_UPDATE (a
+ * ball at 1 m/s on a 0.5 m bar moves 1/400 of it between updates) */
+enum { PLACE_POINT_UPDATE = 64 };
 
 /* 1/e time of a glide, s: each update then moves the weights by 1/60 of
  * the way at 48 kHz, a step below a ringing note's own from one sample to
@@ -64,11 +71,12 @@ typedef struct place {
   double left, right;       /* the pickups along x */
   double left_to, right_to; /* their targets */
   place_path path;
-  double length;     /* m, the object's length (diameter) along x */
-  double path_start; /* m, the travel when the path started */
-  double glide;      /* one update's share of the way to the target */
-  int countdown;     /* samples to the next update */
-  bool stale;        /* the weights are to be evaluated again */
+  double length;      /* m, the object's length (diameter) along x */
+  double path_start;  /* m, the travel when the path started */
+  double glide;       /* one update's share of the way to the target */
+  double point_glide; /* the same on the point's grid */
+  int countdown;      /* samples to the next update */
+  bool stale;         /* the weights are to be evaluated again */
   double phi_p[SHAPE_MAX_MODES], phi_l[SHAPE_MAX_MODES], phi_r[SHAPE_MAX_MODES];
 } place;
 
@@ -95,13 +103,18 @@ void place_point_at(const place* p, double travel, double* x, double* y);
 bool place_moving(const place* p);
 
 /* Samples to the next update, counted from `clock` (the caller's sample
- * clock): PLACE_UPDATE - clock % PLACE_UPDATE while moving, else `limit`. */
+ * clock): to the next multiple of PLACE_UPDATE while a pickup moves, of
+ * PLACE_POINT_UPDATE while the point alone does; else `limit`. */
 int place_until_update(const place* p, uint64_t clock, int limit);
 
-/* At an update (the clock on the grid) or whenever the object changed:
- * glide one step (when `glide`), follow the path to `travel` and give the
- * object its modes' weights (modal_set_shapes(); none: modal_clear_shapes()
- * when it had some). */
-void place_update(place* p, modal_object* o, double travel, bool glide);
+/* At an update (`clock` on the PLACE_UPDATE grid, the place moving): glide
+ * one step, follow the path to `travel` and give the object its modes'
+ * new weights (modal_set_shapes()). */
+void place_step(place* p, modal_object* o, double travel, uint64_t clock);
+
+/* Whenever the object or the place changed at once (a note, a retune):
+ * the object's weights where the place is now (modal_clear_shapes() when
+ * it has no shapes). */
+void place_apply(place* p, modal_object* o, double travel);
 
 #endif

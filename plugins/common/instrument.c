@@ -113,9 +113,7 @@ aim_voice(instrument* in, int v, bool jump)
 static void
 place_voice(instrument* in, int v)
 {
-  in->places[v].stale = true;
-  place_update(&in->places[v], instrument_object(in, v), travel_of(in, v),
-               false);
+  place_apply(&in->places[v], instrument_object(in, v), travel_of(in, v));
 }
 
 static void
@@ -415,7 +413,7 @@ render_placed(instrument* in, int v, float* l, float* r, int frames)
   while (t < frames) {
     const uint64_t clock = in->clock + (uint64_t)t;
     if (clock % PLACE_UPDATE == 0 && place_moving(p))
-      place_update(p, instrument_object(in, v), travel_of(in, v), true);
+      place_step(p, instrument_object(in, v), travel_of(in, v), clock);
     const int n = place_until_update(p, clock, frames - t);
     in->cls->render(in, v, l + t, r + t, n);
     t += n;
