@@ -627,7 +627,18 @@ apply_controls(instrument* in)
   in->where.spread = c[PLACE_SPREAD];
   in->cls->controls(in);
   aim_voices(in);
-  in->retune = true;
+  /* the voices are tuned again when a port other than the place's moved
+   * (automating where the object is struck must not retune it: a retune
+   * works out every mode's coefficients again) */
+  const int n = in->cls->info->n_ports, place = in->cls->notify + 1;
+  for (int i = 0; i < n; ++i) {
+    if (i >= place && i < place + PLACE_N_PORTS)
+      continue;
+    if (!(in->tuned[i] == in->values[i])) {
+      in->tuned[i] = in->values[i];
+      in->retune = true;
+    }
+  }
 }
 
 /* ---- the modal table (audio thread) ---------------------------------- */
@@ -778,8 +789,9 @@ instrument_instantiate(const LV2_Descriptor* descriptor, double rate,
   in->user = calloc(1, cls->user_size ? cls->user_size : 1);
   in->ports = (float**)calloc((size_t)cls->info->n_ports, sizeof(float*));
   in->values = (float*)calloc((size_t)cls->info->n_ports, sizeof(float));
+  in->tuned = (float*)malloc(sizeof(float) * (size_t)cls->info->n_ports);
   in->voices = aligned_alloc(64, cls->voice_size * INSTRUMENT_VOICES);
-  if (!in->user || !in->ports || !in->values || !in->voices ||
+  if (!in->user || !in->ports || !in->values || !in->tuned || !in->voices ||
       !control_inputs_init(&in->inputs, cls->info) ||
       !plugin_host_init(&in->host, cls->info, rate, features)) {
     instrument_cleanup(in);
@@ -804,6 +816,8 @@ instrument_instantiate(const LV2_Descriptor* descriptor, double rate,
   in->last_started = -1;
   lv2_atom_forge_init(&in->forge, in->host.map);
   in->gain_coeff = -expm1(-1.0 / (gain_smoothing_s * rate));
+  for (int i = 0; i < cls->info->n_ports; ++i)
+    in->tuned[i] = NAN;
   controls_defaults(cls->info, in->values);
   apply_controls(in);
   in->gain_now = in->object.gain;
@@ -849,6 +863,7 @@ instrument_cleanup(LV2_Handle h)
   free(in->voices);
   control_inputs_free(&in->inputs);
   free(in->values);
+  free(in->tuned);
   free(in->ports);
   free(in->user);
   free(in);

@@ -148,6 +148,7 @@ struct instrument {
   const instrument_class* cls;
   float** ports; /* n_ports */
   float* values; /* clamped control values */
+  float* tuned;  /* the values the voices were last tuned with (NAN: none) */
   control_inputs inputs;
   plugin_host host;
   input_report report;
