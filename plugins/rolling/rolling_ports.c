@@ -24,7 +24,7 @@ static const port_info ports[ROLLING_OBJECT] = {
          "texture passing by quicker."),
     PORT(PORT_CONTROL_IN, "stop_time", "Stop time", "ball", UNIT_S, 0.01f, 1,
          20, PORT_LOG, "How long the ball takes to stop after note-off."),
-    INSTRUMENT_VELOCITY_PORTS("ball", "roll (speed)", 0.2f, 1),
+    INSTRUMENT_VELOCITY_PORTS("ball", "roll (speed)", 0.17f, 2.5f),
     PORT(PORT_CONTROL_IN, "ball_mass", "Ball mass", "ball", UNIT_KG, 0.0005f,
          0.017f, 10, PORT_LOG,
          "Mass of the ball (a marble 5 g, a steel ball of 8 mm radius 17 g, a "

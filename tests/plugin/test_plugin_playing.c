@@ -24,7 +24,14 @@
  *    contact (contact_fraction >= 0.9 over a second);
  * 5. impact: the contact of a velocity-64 strike (the contact_time meter)
  *    lasts at most 0.3 periods of the object's fundamental, so that the
- *    mallet strikes the object rather than pushing it.
+ *    mallet strikes the object rather than pushing it;
+ * 6. rolling, every patch strictly louder with velocity: at velocities 20,
+ *    40, 70, 100, 127 the RMS of the held note rises by at least 0.5 dB at
+ *    every step, over its first second and over 0.5-2.5 s (the roll once
+ *    the object's modes have taken it up).  A roll's level is a draw of
+ *    its random surface (README, "Every note louder than a softer one"):
+ *    the velocity ranges make each step's mean rise 1.7 to 6 times its
+ *    spread over surfaces, and this is the surface a fresh note rolls.
  */
 #include "analysis.h"
 #include "check.h"
@@ -65,6 +72,12 @@ enum { N_SWEEP = 8 };
 #define ROLLING_IN_CONTACT     0.9
 /* 5. */
 #define STRIKE_PERIODS 0.3
+/* 6. */
+static const int roll_velocities[] = {20, 40, 70, 100, 127};
+enum {
+  N_ROLL_VELOCITIES = sizeof(roll_velocities) / sizeof(roll_velocities[0])
+};
+#define ROLL_STEP_DB 0.5
 
 static const char* plugin;
 static bool struck, rubbed, rolled;
@@ -284,6 +297,33 @@ speed_response(const patch* p)
   }
 }
 
+/* 6. */
+static void
+roll_louder(const patch* p)
+{
+  /* the first second, and 0.5-2.5 s */
+  static const double from[2] = {0.0, 0.5}, to[2] = {1.0, 2.5};
+  double level[2][N_ROLL_VELOCITIES];
+  for (int i = 0; i < N_ROLL_VELOCITIES; ++i) {
+    take t = play(p, roll_velocities[i], 2.5, NULL, 1.0, NULL, 0.0);
+    for (int w = 0; w < 2; ++w)
+      level[w][i] = rms_db(&t.out, from[w], to[w]);
+    render_free(&t.out);
+  }
+  for (int w = 0; w < 2; ++w) {
+    printf("%-14s %.1f-%.1f s", w ? "" : p->id, from[w], to[w]);
+    for (int i = 0; i < N_ROLL_VELOCITIES; ++i)
+      printf(" %d:%+.1f", roll_velocities[i], level[w][i]);
+    printf("\n");
+    for (int i = 1; i < N_ROLL_VELOCITIES; ++i)
+      CHECK(level[w][i] >= level[w][i - 1] + ROLL_STEP_DB,
+            "%s, %.1f-%.1f s: velocity %d (%.2f dBFS) not %.1f dB above %d "
+            "(%.2f dBFS)",
+            p->id, from[w], to[w], roll_velocities[i], level[w][i],
+            ROLL_STEP_DB, roll_velocities[i - 1], level[w][i - 1]);
+  }
+}
+
 /* The object's fundamental at the patch's note: the lowest mode of the
  * modal table the patch loads (transposed from the table's root, or from
  * root_note when it has none), else mode 1 of the ports. */
@@ -354,8 +394,10 @@ main(int argc, char** argv)
     velocity_response(p);
     if (rubbed)
       normal_force_response(p);
-    if (rolled)
+    if (rolled) {
       speed_response(p);
+      roll_louder(p);
+    }
     if (struck)
       strike_duration(p);
   }
