@@ -105,6 +105,35 @@ object(shape_family family, double* freq)
   return object_of(family, MODES, freq);
 }
 
+/* The amplitudes of `modes` modes of frequencies freq and decays d (s)
+ * at the left pickup, after a note at 0 (it is played, h closed); the
+ * render is kept in *keep unless NULL. */
+static void
+strike_amplitudes(host* h, int modes, const double* freq, const double* d,
+                  double* amp, render* keep)
+{
+  HOST_OK(host_note_on(h, host_now(h), 60, 100));
+  render r = render_run(h, fit_at + fit_len, 256);
+  double re[MAX_MODES], im[MAX_MODES];
+  fit_damped_sines(r.l + (size_t)(fit_at * rate), (size_t)(fit_len * rate),
+                   rate, modes, freq, d, re, im);
+  for (int i = 0; i < modes; ++i)
+    amp[i] = hypot(re[i], im[i]);
+  if (keep)
+    *keep = r;
+  else
+    render_free(&r);
+  host_close(h);
+}
+
+/* the decays as the plugin plays them (the port is in ms, a float) */
+static void
+port_decays(int modes, double* d)
+{
+  for (int i = 0; i < modes; ++i)
+    d[i] = 1e-3 * (double)(float)(1e3 * decay);
+}
+
 /* The amplitudes of `modes` modes at the left pickup after a strike at
  * (x, y) heard at pickup q. */
 static void
@@ -113,20 +142,11 @@ amplitudes_of(shape_family family, int modes, double x, double y, double q,
 {
   double freq[MAX_MODES], decays[MAX_MODES];
   host* h = object_of(family, modes, freq);
-  for (int i = 0; i < modes; ++i)
-    decays[i] = 1e-3 * (double)(float)(1e3 * decay);
+  port_decays(modes, decays);
   HOST_OK(host_set(h, "position", (float)x));
   HOST_OK(host_set(h, "position_y", (float)y));
   HOST_OK(host_set(h, "pickup_position", (float)q));
-  HOST_OK(host_note_on(h, 0, 60, 100));
-  render r = render_run(h, fit_at + fit_len, 256);
-  double re[MAX_MODES], im[MAX_MODES];
-  fit_damped_sines(r.l + (size_t)(fit_at * rate), (size_t)(fit_len * rate),
-                   rate, modes, freq, decays, re, im);
-  for (int i = 0; i < modes; ++i)
-    amp[i] = hypot(re[i], im[i]);
-  render_free(&r);
-  host_close(h);
+  strike_amplitudes(h, modes, freq, decays, amp, NULL);
 }
 
 static void
@@ -315,19 +335,10 @@ per_note(void)
   {
     double fr[MODES], decays[MODES];
     host* g = object(SHAPE_BAR_FREE, fr);
-    for (int i = 0; i < MODES; ++i)
-      decays[i] = 1e-3 * (double)(float)(1e3 * decay);
+    port_decays(MODES, decays);
     HOST_OK(host_set(g, "pickup_position", 0.0f));
     HOST_OK(host_midi(g, 0, cc74, 3));
-    HOST_OK(host_note_on(g, 0, 60, 100));
-    render rr = render_run(g, fit_at + fit_len, 256);
-    double re[MODES], im[MODES];
-    fit_damped_sines(rr.l + (size_t)(fit_at * rate), (size_t)(fit_len * rate),
-                     rate, MODES, fr, decays, re, im);
-    for (int i = 0; i < MODES; ++i)
-      by_cc[i] = hypot(re[i], im[i]);
-    render_free(&rr);
-    host_close(g);
+    strike_amplitudes(g, MODES, fr, decays, by_cc, NULL);
   }
   amplitudes(SHAPE_BAR_FREE, 100.0 / 127.0, 0.0, 0.0, by_port);
   double worst = 0.0;
@@ -445,20 +456,10 @@ table_amplitudes(const char* path, int shape, double x, const double* freq,
   HOST_OK(host_set_table(h, 0, path));
   host_run(h, 512, 256, NULL, NULL);
   CHECK(host_table_replies(h) == 1, "%s did not load", path);
-  HOST_OK(host_note_on(h, host_now(h), 60, 100));
-  render r = render_run(h, fit_at + fit_len, 256);
-  double decays[MODES], re[MODES], im[MODES];
+  double decays[MODES];
   for (int i = 0; i < MODES; ++i)
-    decays[i] = decay;
-  fit_damped_sines(r.l + (size_t)(fit_at * rate), (size_t)(fit_len * rate),
-                   rate, MODES, freq, decays, re, im);
-  for (int i = 0; i < MODES; ++i)
-    amp[i] = hypot(re[i], im[i]);
-  if (keep)
-    *keep = r;
-  else
-    render_free(&r);
-  host_close(h);
+    decays[i] = decay; /* the table's, in s as written */
+  strike_amplitudes(h, MODES, freq, decays, amp, keep);
 }
 
 static void
