@@ -121,15 +121,15 @@ point_moving(const place* p)
 }
 
 bool
-place_moving(const place* p)
+place_moving(const place* p, bool point)
 {
-  return p->shapes && (pickups_moving(p) || point_moving(p));
+  return p->shapes && (pickups_moving(p) || (point && point_moving(p)));
 }
 
 int
-place_until_update(const place* p, uint64_t clock, int limit)
+place_until_update(const place* p, uint64_t clock, int limit, bool point)
 {
-  if (!place_moving(p))
+  if (!place_moving(p, point))
     return limit;
   const int grid = pickups_moving(p) ? PLACE_UPDATE : PLACE_POINT_UPDATE;
   const int due = grid - (int)(clock % (uint64_t)grid);
@@ -186,7 +186,8 @@ place_apply(place* p, modal_object* o, double travel)
 }
 
 void
-place_step(place* p, modal_object* o, double travel, uint64_t clock)
+place_step(place* p, modal_object* o, double travel, uint64_t clock,
+           bool point_matters)
 {
   bool pickups = false, point = false;
   if (pickups_moving(p)) {
@@ -194,7 +195,7 @@ place_step(place* p, modal_object* o, double travel, uint64_t clock)
     glide_to(&p->right, p->right_to, p->glide);
     pickups = true;
   }
-  if (clock % PLACE_POINT_UPDATE == 0 && point_moving(p)) {
+  if (point_matters && clock % PLACE_POINT_UPDATE == 0 && point_moving(p)) {
     glide_to(&p->x, p->x_to, p->point_glide);
     glide_to(&p->y, p->y_to, p->point_glide);
     point = true;

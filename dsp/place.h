@@ -99,18 +99,22 @@ void place_set_path(place* p, place_path path, double length, double travel,
  * (m): (x, y) in the shapes' coordinates. */
 void place_point_at(const place* p, double travel, double* x, double* y);
 
-/* Whether the weights change over time (a glide or a path). */
-bool place_moving(const place* p);
+/* Whether the weights change over time (a glide or a path; the point's
+ * only with `point`). */
+bool place_moving(const place* p, bool point);
 
 /* Samples to the next update, counted from `clock` (the caller's sample
  * clock): to the next multiple of PLACE_UPDATE while a pickup moves, of
- * PLACE_POINT_UPDATE while the point alone does; else `limit`. */
-int place_until_update(const place* p, uint64_t clock, int limit);
+ * PLACE_POINT_UPDATE while the point alone does; else `limit`.  With
+ * `point` false the point's moves wait (nothing touches the object, and
+ * whatever touches it next is placed by place_apply()). */
+int place_until_update(const place* p, uint64_t clock, int limit, bool point);
 
 /* At an update (`clock` on the PLACE_UPDATE grid, the place moving): glide
- * one step, follow the path to `travel` and give the object its modes'
- * new weights (modal_set_shapes()). */
-void place_step(place* p, modal_object* o, double travel, uint64_t clock);
+ * one step (the point only with `point`), follow the path to `travel` and
+ * give the object its modes' new weights (modal_set_shapes()). */
+void place_step(place* p, modal_object* o, double travel, uint64_t clock,
+                bool point);
 
 /* Whenever the object or the place changed at once (a note, a retune):
  * the object's weights where the place is now (modal_clear_shapes() when

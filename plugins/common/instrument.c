@@ -403,8 +403,10 @@ copy(float* restrict to, const float* restrict from, int frames)
  * voice's state go non-finite in this stretch (it is then reset and
  * nothing of it is heard, as when it rendered apart).  A fading voice
  * renders apart, to be scaled by its fade. */
-/* The voice's render, cut where its place moves (place_update() on the
- * clock's grid, so wherever the host's blocks fall). */
+/* The voice's render, cut where its place moves (place_step() on the
+ * clock's grid, so wherever the host's blocks fall).  The interaction
+ * point's moves wait while nothing touches the object (cls->touching):
+ * the next strike is placed where it lands. */
 static void
 render_placed(instrument* in, int v, float* l, float* r, int frames)
 {
@@ -412,9 +414,10 @@ render_placed(instrument* in, int v, float* l, float* r, int frames)
   int t = 0;
   while (t < frames) {
     const uint64_t clock = in->clock + (uint64_t)t;
-    if (clock % PLACE_UPDATE == 0 && place_moving(p))
-      place_step(p, instrument_object(in, v), travel_of(in, v), clock);
-    const int n = place_until_update(p, clock, frames - t);
+    const bool point = !in->cls->touching || in->cls->touching(in, v);
+    if (clock % PLACE_UPDATE == 0 && place_moving(p, point))
+      place_step(p, instrument_object(in, v), travel_of(in, v), clock, point);
+    const int n = place_until_update(p, clock, frames - t, point);
     in->cls->render(in, v, l + t, r + t, n);
     t += n;
   }

@@ -114,6 +114,9 @@ typedef struct instrument_class {
   /* how far voice v's exciter has travelled over the object (m), for a
    * path (place.h); NULL: it stays where it touches */
   double (*travel)(instrument* in, int v);
+  /* whether voice v's exciter touches or may touch its object now, so that
+   * where it touches matters (NULL: always) */
+  bool (*touching)(instrument* in, int v);
   /* a note is a blow that lands where it lands (impact); otherwise a note
    * on a sounding voice moves its exciter there gliding */
   bool strikes;

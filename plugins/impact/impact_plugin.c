@@ -79,6 +79,14 @@ unrest(instrument* in, int v, bool* driven)
   return o->pickup_bound * impact_unrest(im, o);
 }
 
+/* a hammer out of play (parked after it flew off) touches nothing: the
+ * next note strikes where it lands */
+static bool
+touching(instrument* in, int v)
+{
+  return impact_is_active(&voice(in, v)->contact);
+}
+
 static bool
 settle(instrument* in, int v)
 {
@@ -133,4 +141,5 @@ const instrument_class impact_class = {
     INSTRUMENT_CALLBACKS,
     .expression = NULL, /* a strike is over when it starts */
     .strikes = true,
+    .touching = touching,
 };
