@@ -123,7 +123,9 @@ point_moving(const place* p)
 bool
 place_moving(const place* p, bool point)
 {
-  return p->shapes && (pickups_moving(p) || (point && point_moving(p)));
+  /* stale: the shapes changed (or went) under a sounding voice */
+  return p->stale ||
+         (p->shapes && (pickups_moving(p) || (point && point_moving(p))));
 }
 
 int
@@ -131,7 +133,8 @@ place_until_update(const place* p, uint64_t clock, int limit, bool point)
 {
   if (!place_moving(p, point))
     return limit;
-  const int grid = pickups_moving(p) ? PLACE_UPDATE : PLACE_POINT_UPDATE;
+  const int grid =
+      p->stale || pickups_moving(p) ? PLACE_UPDATE : PLACE_POINT_UPDATE;
   const int due = grid - (int)(clock % (uint64_t)grid);
   return due < limit ? due : limit;
 }

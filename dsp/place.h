@@ -100,7 +100,7 @@ void place_set_path(place* p, place_path path, double length, double travel,
 void place_point_at(const place* p, double travel, double* x, double* y);
 
 /* Whether the weights change over time (a glide or a path; the point's
- * only with `point`). */
+ * only with `point`), or are to be worked out again (new shapes). */
 bool place_moving(const place* p, bool point);
 
 /* Samples to the next update, counted from `clock` (the caller's sample

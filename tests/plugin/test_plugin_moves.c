@@ -240,11 +240,43 @@ blocks(void)
   }
 }
 
+/* 4. the shape switched on a sounding note takes effect at once (within
+ * an update), the note ringing on */
+static void
+shape_switch(void)
+{
+  render r[2];
+  for (int k = 0; k < 2; ++k) {
+    host* h = host_open("urn:contact:friction", rate, 256);
+    if (!h)
+      exit(1);
+    HOST_OK(host_set(h, "pickup_position", 0.1f));
+    HOST_OK(host_note_on(h, 0, 60, 100));
+    if (k)
+      HOST_OK(host_ramp(h, "shape", 9600, 9600, (float)SHAPE_BAR_FREE,
+                        (float)SHAPE_BAR_FREE));
+    r[k] = render_run(h, 0.3, 256);
+    host_close(h);
+  }
+  size_t first = r[0].frames;
+  for (size_t t = 0; t < r[0].frames && first == r[0].frames; ++t)
+    if (r[0].l[t] != r[1].l[t])
+      first = t;
+  printf("the shape switched at frame 9600 of a bowed note: the sound "
+         "changes from frame %zu\n",
+         first);
+  CHECK(first >= 9600 && first < 9600 + 256 + 8,
+        "a shape switched on a sounding note took effect at frame %zu", first);
+  render_free(&r[0]);
+  render_free(&r[1]);
+}
+
 int
 main(void)
 {
   no_clicks();
   rolling_across();
   blocks();
+  shape_switch();
   return check_done("test_plugin_moves");
 }
