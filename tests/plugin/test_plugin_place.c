@@ -113,7 +113,7 @@ strike_amplitudes(host* h, int modes, const double* freq, const double* d,
                   double* amp, render* keep)
 {
   HOST_OK(host_note_on(h, host_now(h), 60, 100));
-  render r = render_run(h, fit_at + fit_len, 256);
+  render r = render_run(h, fit_at + fit_len + 0.01, 256); /* whole windows */
   double re[MAX_MODES], im[MAX_MODES];
   fit_damped_sines(r.l + (size_t)(fit_at * rate), (size_t)(fit_len * rate),
                    rate, modes, freq, d, re, im);
