@@ -34,7 +34,7 @@ modal_set_count(modal_object* o, int count)
   count = count < 0 ? 0 : count > MODAL_MAX_MODES ? MODAL_MAX_MODES : count;
   /* modes leaving the table stop ringing; modes entering it start at rest */
   for (int i = count; i < MODAL_MAX_MODES; ++i)
-    o->x[i] = o->v[i] = 0.0;
+    o->x[i] = o->v[i] = o->contact_w[i] = o->pickup_l[i] = o->shape_r[i] = 0.0;
   o->count = count;
   o->n = (count + MODAL_LANES - 1) & -MODAL_LANES;
 }
@@ -148,6 +148,9 @@ modal_coeffs_weigh(const modal_object* o, modal_coeffs* c)
   double sbx = 0.0, sbv = 0.0, slbv = 0.0, srbv = 0.0;
   double snbx = 0.0, snbv = 0.0, slnbv = 0.0, srnbv = 0.0;
   if (o->weighted) {
+    /* in any order (the point moves every PLACE_POINT_UPDATE samples:
+     * this runs as often) */
+#pragma omp simd reduction(+ : sbx, sbv, slbv, srbv, snbx, snbv, slnbv, srnbv)
     for (int l = 0; l < o->n; ++l) {
       const double w = o->contact_w[l];
       const double next_bx = c->a11[l] * c->bx[l] + c->a12[l] * c->bv[l];
@@ -186,6 +189,13 @@ modal_coeffs_weigh(const modal_object* o, modal_coeffs* c)
 
 static double static_deflection(const modal_object* o, int l, double force);
 
+/* max of finite weights, inline (fmax is a call, for its NaN rule) */
+static inline double
+larger(double a, double b)
+{
+  return a > b ? a : b;
+}
+
 /* What the modes' weights give: the right pickup's weights, the bounds'
  * weights and the static deflections; then the audio-rate sums. */
 static void
@@ -199,7 +209,7 @@ weigh(modal_object* o)
       o->pickup_r[l] = left + o->width * (o->shape_r[l] - left);
       o->reach_w[l] = fabs(o->contact_w[l]);
       o->speed_w[l] =
-          fmax(o->reach_w[l], fmax(fabs(left), fabs(o->pickup_r[l]))) *
+          larger(o->reach_w[l], larger(fabs(left), fabs(o->pickup_r[l]))) *
           o->w0[l];
     } else {
       /* (1 - width) + width rho, written so that rho = +1 gives 1 and
@@ -207,10 +217,16 @@ weigh(modal_object* o)
       o->pickup_r[l] = 1.0 + o->width * (o->pickup_shape[l] - 1.0);
     }
   }
-  o->pickup_alternating = !o->weighted;
+  /* the right pickup at the left one's mirror point (with shapes: each
+   * mode's phi there exactly +-phi at the left, alternating) */
+  o->pickup_alternating = true;
   o->pickup_bound = 1.0;
-  if (!o->weighted) {
-    for (int l = 0; l < o->count; ++l) {
+  for (int l = 0; l < o->count; ++l) {
+    if (o->weighted) {
+      o->pickup_alternating =
+          o->pickup_alternating &&
+          o->shape_r[l] == modal_mirror_shape(l) * o->pickup_l[l];
+    } else {
       o->pickup_alternating =
           o->pickup_alternating && o->pickup_shape[l] == modal_mirror_shape(l);
       o->pickup_bound = fmax(o->pickup_bound, fabs(o->pickup_r[l]));
@@ -245,12 +261,17 @@ void
 modal_set_shapes(modal_object* o, const double* contact, const double* left,
                  const double* right)
 {
+  /* the loops run to n: the weights past the table are 0 from
+   * modal_set_count() */
+  const bool pickups = (left && right) || !o->weighted;
   o->weighted = true;
-  for (int l = 0; l < MODAL_MAX_MODES; ++l) {
+  for (int l = 0; l < o->n; ++l) {
     const bool in = l < o->count;
     o->contact_w[l] = in ? contact[l] : 0.0;
-    o->pickup_l[l] = in ? left[l] : 0.0;
-    o->shape_r[l] = in ? right[l] : 0.0;
+    if (pickups) {
+      o->pickup_l[l] = in && left ? left[l] : 0.0;
+      o->shape_r[l] = in && right ? right[l] : 0.0;
+    }
   }
   weigh(o);
   modal_coeffs_weigh(o, &o->audio);
@@ -289,11 +310,18 @@ double
 modal_point_mass(const modal_object* o)
 {
   double inv = 0.0;
-  for (int l = 0; l < o->count; ++l)
-    if (mode_enabled(o, l) && o->gain[l] > 0.0)
-      inv += o->weighted
-                 ? o->contact_w[l] * o->contact_w[l] * o->gain[l] / o->mass
-                 : o->gain[l] / o->mass;
+  if (o->weighted) {
+    /* the modes that are off have compliance 0 (modal_update()), and
+     * compliance w0^2 = gain / mass: no division per mode (the point
+     * moves every PLACE_POINT_UPDATE samples: this runs as often) */
+    for (int l = 0; l < o->count; ++l)
+      inv += o->contact_w[l] * o->contact_w[l] * o->compliance[l] * o->w0[l] *
+             o->w0[l];
+  } else {
+    for (int l = 0; l < o->count; ++l)
+      if (mode_enabled(o, l) && o->gain[l] > 0.0)
+        inv += o->gain[l] / o->mass;
+  }
   return inv > 0.0 ? 1.0 / inv : INFINITY;
 }
 

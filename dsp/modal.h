@@ -110,8 +110,9 @@ typedef struct modal_object {
    * modal_bounds()' speed (a point q off a nodal line of p hears a mode
    * louder than p does) */
   double pickup_bound;
-  /* the shapes in use alternate +1, -1 (the mirror point): the right
-   * pickup comes off the lanes of the left one's sums */
+  /* the shapes in use alternate +1, -1 (the mirror point; with mode
+   * shapes, the right pickup's phi alternates +-phi at the left): the
+   * right pickup comes off the lanes of the left one's sums */
   bool pickup_alternating;
   bool weighted; /* mode shapes in use (modal_set_shapes()) */
   /* counts modal_set_shapes() and modal_clear_shapes(): a contact solver
@@ -143,7 +144,9 @@ double modal_mirror_shape(int i);
  * contact[l], left[l], right[l] = phi_l at p, at the left pickup and at
  * the right pickup, for the first `count` modes (the right pickup heard
  * through width: phi_l(left) + width (phi_l(right) - phi_l(left))).
- * Takes effect at once, without modal_update(); the state is kept.
+ * Takes effect at once, without modal_update(); the state is kept.  With
+ * left and right NULL the pickups stay where they were (only the point
+ * moved; not the first time).
  * modal_clear_shapes(): back to no shapes (modal_set_pickup_shape()'s
  * ratios apply again). */
 void modal_set_shapes(modal_object* o, const double* contact,

@@ -16,8 +16,10 @@
  * weights: each loop that yields it is one always-inline body with a
  * constant `shaped`, chosen once per call, so the alternating loops stay
  * as they were.  With mode shapes (`weighted`, modal.h) the force enters
- * each mode through its phi(p), and the point and the two pickups are
- * three weighted sums. */
+ * each mode through its phi(p), and the point and the left pickup are
+ * weighted sums; the right pickup is a third, or, at the left one's mirror
+ * point (its phi +-phi(left), alternating), comes off the left one's
+ * lanes. */
 typedef double KERNEL(modal_vec)
     __attribute__((vector_size(KERNEL_LANES * sizeof(double)), may_alias));
 #define modal_vec KERNEL(modal_vec)
@@ -155,7 +157,9 @@ KERNEL_EXPORT void
 KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
                    double scale)
 {
-  if (o->weighted)
+  if (o->weighted && o->pickup_alternating)
+    KERNEL(ring)(o, frames, out_l, out_r, scale, false, true);
+  else if (o->weighted)
     KERNEL(ring)(o, frames, out_l, out_r, scale, true, true);
   else if (o->pickup_alternating)
     KERNEL(ring)(o, frames, out_l, out_r, scale, false, false);
@@ -203,8 +207,7 @@ KERNEL(next)(const modal_object* o, const modal_coeffs* c, bool shaped,
   *point_x = KERNEL(lanes_sum)(&sx);
   if (weighted) {
     *point_v = KERNEL(lanes_sum)(&sv);
-    *left_v = KERNEL(lanes_sum)(&sl);
-    *right_v = KERNEL(lanes_sum)(&sr);
+    KERNEL(sums_pickups)(o, &sl, &sr, shaped, left_v, right_v);
   } else {
     KERNEL(sums_pickups)(o, &sv, &sr, shaped, point_v, right_v);
     *left_v = *point_v;
@@ -216,7 +219,9 @@ KERNEL(modal_next)(const modal_object* o, const modal_coeffs* c,
                    double* point_x, double* point_v, double* left_v,
                    double* right_v)
 {
-  if (o->weighted)
+  if (o->weighted && o->pickup_alternating)
+    KERNEL(next)(o, c, false, true, point_x, point_v, left_v, right_v);
+  else if (o->weighted)
     KERNEL(next)(o, c, true, true, point_x, point_v, left_v, right_v);
   else if (o->pickup_alternating)
     KERNEL(next)(o, c, false, false, point_x, point_v, left_v, right_v);
@@ -293,8 +298,7 @@ KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force,
     s.point_x = KERNEL(lanes_sum)(&sx);
   if (weighted) {
     s.point_v = KERNEL(lanes_sum)(&sv);
-    s.left_v = KERNEL(lanes_sum)(&sl);
-    s.right_v = KERNEL(lanes_sum)(&sr);
+    KERNEL(sums_pickups)(o, &sl, &sr, shaped, &s.left_v, &s.right_v);
   } else {
     KERNEL(sums_pickups)(o, &sv, &sr, shaped, &s.point_v, &s.right_v);
     s.left_v = s.point_v;
@@ -308,7 +312,9 @@ KERNEL(advance)(modal_object* o, const modal_coeffs* c, double force,
 
 /* the advance for o's pickups and shapes */
 #define ADVANCE(o, c, force, with_x, with_bounds)                              \
-  ((o)->weighted                                                               \
+  ((o)->weighted && (o)->pickup_alternating                                    \
+       ? KERNEL(advance)(o, c, force, with_x, false, true, with_bounds)        \
+   : (o)->weighted                                                             \
        ? KERNEL(advance)(o, c, force, with_x, true, true, with_bounds)         \
    : (o)->pickup_alternating                                                   \
        ? KERNEL(advance)(o, c, force, with_x, false, false, with_bounds)       \
@@ -409,7 +415,9 @@ KERNEL(pickups)(const modal_object* o, bool shaped, bool weighted, double* left,
 KERNEL_EXPORT void
 KERNEL(modal_pickups)(const modal_object* o, double* left, double* right)
 {
-  if (o->weighted)
+  if (o->weighted && o->pickup_alternating)
+    KERNEL(pickups)(o, false, true, left, right);
+  else if (o->weighted)
     KERNEL(pickups)(o, true, true, left, right);
   else if (o->pickup_alternating)
     KERNEL(pickups)(o, false, false, left, right);
@@ -482,8 +490,7 @@ KERNEL(correct_predict)(modal_object* o, const modal_coeffs* c, double force,
   double left, right;
   if (weighted) {
     *point_v = KERNEL(lanes_sum)(&sv);
-    left = KERNEL(lanes_sum)(&sl);
-    right = KERNEL(lanes_sum)(&sr);
+    KERNEL(sums_pickups)(o, &sl, &sr, shaped, &left, &right);
   } else {
     KERNEL(sums_pickups)(o, &sv, &sr, shaped, point_v, &right);
     left = *point_v;
@@ -501,10 +508,13 @@ KERNEL(modal_correct_predict)(modal_object* o, const modal_coeffs* c,
 {
   /* without right_v the lanes' right pickup is computed and dropped */
   const bool weighted = o->weighted;
-  const bool shaped = weighted || !(o->pickup_alternating || !right_v);
-  if (weighted) {
+  const bool shaped = !(o->pickup_alternating || !right_v);
+  if (weighted && shaped) {
     KERNEL(correct_predict)
     (o, c, force, true, true, point_x, point_v, left_v, right_v);
+  } else if (weighted) {
+    KERNEL(correct_predict)
+    (o, c, force, false, true, point_x, point_v, left_v, right_v);
   } else if (shaped) {
     KERNEL(correct_predict)
     (o, c, force, true, false, point_x, point_v, left_v, right_v);

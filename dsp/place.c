@@ -10,6 +10,9 @@
  * weight changes by ~1e-6 times the mode number, below the output's
  * float resolution) */
 static const double arrived = 1e-6;
+/* a pickup this close to 1 - x of the other is at its mirror point (two
+ * floats' steps near 1, 6e-8 each, and a glide's roundings) */
+static const double mirror_tolerance = 1e-6;
 
 void
 place_init(place* p, double sample_rate)
@@ -151,6 +154,19 @@ glide_to(double* now, double to, double share)
   return true;
 }
 
+/* A string's and a free-free bar's modes are, in order, even and odd
+ * about the centre ([ch8] 8.2.2's symmetric object), so at the mirror
+ * point 1 - x each mode's phi is exactly +-phi(x), alternating: the modal
+ * loops then hear the right pickup off the left one's lanes (modal.h).
+ * The ports' floats cannot hold 1 - x exactly: within their precision the
+ * right pickup is the mirror point. */
+static bool
+mirrored(const place* p)
+{
+  return (p->family == SHAPE_STRING || p->family == SHAPE_BAR_FREE) &&
+         fabs(p->right - (1.0 - p->left)) < mirror_tolerance;
+}
+
 /* the weights at the place as it is now: the point's always, the
  * pickups' when they moved */
 static void
@@ -173,12 +189,20 @@ weigh_object(place* p, modal_object* o, double travel, bool pickups)
     const double yl = membrane ? 0.0 : PLACE_PICKUP_Y;
     const double yr = membrane ? 0.5 : 1.0 - PLACE_PICKUP_Y;
     shape_set_eval(p->shapes, p->left, yl, n, p->phi_l);
-    shape_set_eval(p->shapes, p->right, yr, n, p->phi_r);
+    if (mirrored(p)) {
+      for (int l = 0; l < n; ++l)
+        p->phi_r[l] = modal_mirror_shape(l) * p->phi_l[l];
+    } else {
+      shape_set_eval(p->shapes, p->right, yr, n, p->phi_r);
+    }
   }
   /* modes the shapes do not cover (a table's ring-out) are not touched */
   for (int l = n; l < o->count && l < SHAPE_MAX_MODES; ++l)
     p->phi_p[l] = p->phi_l[l] = p->phi_r[l] = 0.0;
-  modal_set_shapes(o, p->phi_p, p->phi_l, p->phi_r);
+  if (pickups || !o->weighted)
+    modal_set_shapes(o, p->phi_p, p->phi_l, p->phi_r);
+  else
+    modal_set_shapes(o, p->phi_p, NULL, NULL); /* the point alone moved */
 }
 
 void

@@ -68,8 +68,10 @@ uniform(void)
 }
 
 /* How the pickups are heard: at the mirror point, through pickup shape
- * ratios, through mode shapes at the point and the pickups. */
-enum { MIRROR, SHAPED, WEIGHTED, PICKUP_KINDS };
+ * ratios, through mode shapes at the point and the pickups, through mode
+ * shapes with the right pickup at the left one's mirror point (its phi
+ * +-phi at the left, alternating: heard off the lanes). */
+enum { MIRROR, SHAPED, WEIGHTED, WEIGHTED_MIRROR, PICKUP_KINDS };
 
 /* an object of n modes from 50 Hz to 18 kHz in a random state */
 static void
@@ -86,15 +88,19 @@ random_object(modal_object* o, int n, int kind)
       modal_set_pickup_shape(o, l, 4.0 * uniform() - 2.0);
   }
   modal_update(o);
-  if (kind == WEIGHTED) {
+  if (kind == WEIGHTED || kind == WEIGHTED_MIRROR) {
     double p[MODAL_MAX_MODES], ql[MODAL_MAX_MODES], qr[MODAL_MAX_MODES];
     for (int l = 0; l < n; ++l) {
       p[l] = 2.0 * uniform() - 1.0;
       ql[l] = 2.0 * uniform() - 1.0;
-      qr[l] = 2.0 * uniform() - 1.0;
+      qr[l] = kind == WEIGHTED_MIRROR ? modal_mirror_shape(l) * ql[l]
+                                      : 2.0 * uniform() - 1.0;
     }
     modal_set_shapes(o, p, ql, qr);
   }
+  CHECK(o->pickup_alternating == (kind == MIRROR || kind == WEIGHTED_MIRROR),
+        "%d modes, pickups of kind %d: heard off the lanes %d", n, kind,
+        o->pickup_alternating);
   for (int l = 0; l < n; ++l) {
     o->x[l] = 1e-6 * (2.0 * uniform() - 1.0);
     o->v[l] = 1e-3 * (2.0 * uniform() - 1.0);
@@ -174,6 +180,15 @@ compare(const copy* c, const copy* base, int n, int kind)
   base->pickups(&b, &rb[0], &rb[1]);
   same("modal_pickups left", c->name, n, ra[0], rb[0], tol.v);
   same("modal_pickups right", c->name, n, ra[1], rb[1], tol.v);
+  /* and each with its weights summed as modal.h defines them, whether the
+   * loops sum them or read them off the lanes */
+  double left = 0.0, right = 0.0;
+  for (int l = 0; l < n; ++l) {
+    left += (b.weighted ? b.pickup_l[l] : 1.0) * b.v[l];
+    right += b.pickup_r[l] * b.v[l];
+  }
+  same("modal_pickups left, summed", c->name, n, ra[0], left, tol.v);
+  same("modal_pickups right, summed", c->name, n, ra[1], right, tol.v);
 
   /* amplitudes: sqrt(x^2 + (v / w0)^2) per mode, summed, and w0 times */
   c->bounds_about(&a, force, &ra[0], &ra[1]);
