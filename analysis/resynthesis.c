@@ -15,7 +15,8 @@
 static const double hammer_mass = 1e-3; /* kg */
 static const double object_mass = 1.0;  /* kg */
 static const double strike_speed = 1.0; /* m/s */
-static const impact_law hammer_law = {1e10, 1.5, 0.0};
+static const impact_law hammer_law = {
+    .stiffness = 1e10, .alpha = 1.5, .mu = 0.0};
 
 bool
 resynthesis_render(const modal_table* table, double rate, float* left,

@@ -28,6 +28,8 @@ contact_power(double x, double a)
 double
 impact_law_force(const impact_law* law, double x, double v)
 {
+  if (law->kind == IMPACT_FELT)
+    return felt_force(&law->felt, x);
   if (!(x > 0.0))
     return 0.0;
   const double f =
@@ -38,17 +40,58 @@ impact_law_force(const impact_law* law, double x, double v)
 double
 impact_law_static_compression(const impact_law* law, double load)
 {
+  if (law->kind == IMPACT_FELT)
+    return felt_static_compression(&law->felt, load);
   return load > 0.0 ? pow(load / law->stiffness, 1.0 / law->alpha) : 0.0;
+}
+
+/* The law's potential: k x^(a+1) / (a+1), or the relaxed felt's */
+static double
+law_potential(const impact_law* law, double x)
+{
+  if (!(x > 0.0))
+    return 0.0;
+  if (law->kind == IMPACT_FELT)
+    return (1.0 - law->felt.epsilon) * felt_potential(&law->felt, x);
+  const double q = law->alpha + 1.0;
+  return law->stiffness * contact_power(x, q) / q;
+}
+
+/* df/dx at x > 0, the contact spring's stiffness there (a felt's as it
+ * answers a fast compression, its stiffest) */
+static double
+law_slope(const impact_law* law, double x)
+{
+  if (law->kind == IMPACT_FELT)
+    return felt_slope(&law->felt, x);
+  return law->alpha * law->stiffness * contact_power(x, law->alpha) / x;
+}
+
+/* The power law k x^a standing for the law in the estimates of a
+ * contact's duration (the sub-step choice): itself, or for a felt the
+ * power between its orders, 2 + 2 eta, through K at y0 (exact at eta 0
+ * and 1; between them the sub-steps are powers of two anyway) */
+static void
+law_power(const impact_law* law, double* k, double* a)
+{
+  if (law->kind == IMPACT_FELT) {
+    *a = 2.0 + 2.0 * law->felt.eta;
+    *k = law->felt.k / pow(law->felt.y0, *a);
+    return;
+  }
+  *k = law->stiffness;
+  *a = law->alpha;
 }
 
 double
 impact_law_rest_energy(const impact_law* law, double load, double mass,
                        double x, double v)
 {
-  const double q = law->alpha + 1.0;
   const double x_s = impact_law_static_compression(law, load);
-  const double p_x = x > 0.0 ? law->stiffness * contact_power(x, q) / q : 0.0;
-  const double p_s = load * x_s / q; /* P(x_s), k x_s^a = load */
+  const double p_x = law_potential(law, x);
+  const double p_s = law->kind == IMPACT_FELT
+                         ? law_potential(law, x_s)
+                         : load * x_s / (law->alpha + 1.0); /* k x_s^a = load */
   const double energy = 0.5 * mass * v * v + (p_x - p_s - load * (x - x_s));
   return energy > 0.0 ? energy : 0.0; /* U >= 0 but for rounding */
 }
@@ -370,6 +413,75 @@ solve(const impact_law* law, const binomials* series, double x0, double dx_free,
   return sol;
 }
 
+/* The same for a felt: F(dx) = share G(x0, x0 + dx) - memory q, clamped
+ * at zero, grows with dx as G does (felt.h), so g(f) = F(dx_free + kx f) -
+ * f falls through [0, F(dx_free)]: Newton kept inside the shrinking
+ * bracket. */
+static impact_solution
+solve_felt(const felt_law* law, const felt_step* st, double q, double x0,
+           double dx_free, double kx, double guess)
+{
+  impact_solution sol = {0.0, 0, true};
+  if (!(x0 > 0.0) && !(x0 + dx_free > 0.0))
+    return sol;
+  double lo = 0.0, hi = felt_step_force(law, st, q, x0, x0 + dx_free);
+  if (!(hi > 0.0))
+    return sol;
+  double f = guess > 0.0 && guess < hi ? guess : 0.5 * hi;
+  for (int it = 1; it <= NEWTON_CAP; ++it) {
+    const double x1 = x0 + dx_free + kx * f;
+    const double g = felt_step_force(law, st, q, x0, x1) - f;
+    if (fabs(g) <= 8.0 * DBL_EPSILON * (hi + f)) {
+      sol.force = f;
+      sol.iterations = it;
+      return sol;
+    }
+    if (g > 0.0)
+      lo = f;
+    else
+      hi = f;
+    const double slope =
+        g + f > 0.0 ? st->share * felt_gradient_slope(law, x0, x1) : 0.0;
+    const double dg = slope * kx - 1.0;
+    double next = f - g / dg;
+    /* final without another evaluation when the error Newton leaves,
+     * |g''| step^2 / (2 |g'|), is well below the tolerance (in contact at
+     * both ends, where G'' is felt_gradient_curvature() at most) */
+    const double x1_next = x0 + dx_free + kx * next;
+    if (next > lo && next < hi && x0 >= 0.0 && x1_next >= 0.0 && x1 >= 0.0 &&
+        1.1 * st->share *
+                felt_gradient_curvature(law, x0, x1 > x1_next ? x1 : x1_next) *
+                kx * kx * (next - f) * (next - f) <=
+            newton_tolerance * next * fabs(dg)) {
+      sol.force = next;
+      sol.iterations = it;
+      return sol;
+    }
+    /* keep inside the bracket; a root on its edge may be overshot by
+     * rounding (when kx F is below an ulp of the compression) */
+    const double slack = newton_tolerance * hi > 8.0 * DBL_EPSILON * (hi + f)
+                             ? newton_tolerance * hi
+                             : 8.0 * DBL_EPSILON * (hi + f);
+    if (next >= hi)
+      next = next - hi <= slack ? hi : 0.5 * (lo + hi);
+    else if (next <= lo)
+      next = lo - next <= slack ? lo : 0.5 * (lo + hi);
+    else if (!(next == next))
+      next = 0.5 * (lo + hi);
+    const double step = fabs(next - f);
+    f = next;
+    if (step <= newton_tolerance * f || hi - lo <= newton_tolerance * hi) {
+      sol.force = f;
+      sol.iterations = it;
+      return sol;
+    }
+  }
+  sol.force = f;
+  sol.iterations = NEWTON_CAP;
+  sol.converged = false;
+  return sol;
+}
+
 impact_solution
 impact_solve(const impact_law* law, double x0, double dx_free, double kx,
              double h, double guess)
@@ -397,7 +509,8 @@ impact_init(impact* im, double sample_rate)
 {
   memset(im, 0, sizeof(*im));
   im->sample_rate = sample_rate;
-  im->law = (impact_law){1e8, 1.5, 0.5}; /* the plugin's defaults */
+  im->law = (impact_law){
+      .stiffness = 1e8, .alpha = 1.5, .mu = 0.5}; /* the plugin's defaults */
   im->hammer_mass = 0.01;
 }
 
@@ -413,10 +526,22 @@ land_flight(impact* im)
 void
 impact_set_law(impact* im, impact_law law)
 {
+  const felt_law* a = &law.felt;
+  const felt_law* b = &im->law.felt;
+  const bool felt_changed = a->k != b->k || a->y0 != b->y0 ||
+                            a->eta != b->eta || a->epsilon != b->epsilon ||
+                            a->tau != b->tau;
   if (law.stiffness != im->law.stiffness || law.alpha != im->law.alpha ||
-      law.mu != im->law.mu)
-    im->settled = false; /* another rest */
+      law.mu != im->law.mu || law.kind != im->law.kind || felt_changed) {
+    im->settled = false;      /* another rest */
+    im->kept_stiffness = NAN; /* and other estimates (keep_constants()) */
+  }
   im->law = law;
+  if (law.kind == IMPACT_FELT) {
+    im->felt_h_step = 0.0; /* worked out again at the next step */
+    im->felt_sample_decay =
+        law.felt.tau > 0.0 ? exp(-1.0 / (im->sample_rate * law.felt.tau)) : 0.0;
+  }
 }
 
 void
@@ -469,6 +594,7 @@ impact_reset(impact* im, modal_object* o)
   land_flight(im);
   im->clear_left = 0;
   im->force = im->force_prev = im->force_prev2 = 0.0;
+  im->felt_q = 0.0;
   im->x = im->v = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
@@ -534,6 +660,8 @@ fly(impact* im, int frames)
   const double acc = im->ext_force / im->hammer_mass;
   im->hammer_x = im->flight_x + (im->flight_v + 0.5 * acc * t) * t;
   im->hammer_v = im->flight_v + acc * t;
+  if (im->law.kind == IMPACT_FELT) /* the felt relaxes in the air */
+    im->felt_q *= pow(im->felt_sample_decay, frames);
 }
 
 /* ---- contact integration ---------------------------------------------- */
@@ -569,32 +697,37 @@ keep_constants(impact* im, const modal_object* o)
   const impact_law* law = &im->law;
   if (im->substeps == 0) /* the object changed */
     im->point_mass = modal_point_mass(o);
-  if (law->stiffness == im->kept_stiffness && law->alpha == im->kept_alpha &&
+  double stiffness, alpha;
+  law_power(law, &stiffness, &alpha);
+  if (stiffness == im->kept_stiffness && alpha == im->kept_alpha &&
       im->hammer_mass == im->kept_mass && im->ext_force == im->kept_ext_force &&
       im->point_mass == im->kept_point)
     return;
-  im->kept_stiffness = law->stiffness;
-  im->kept_alpha = law->alpha;
+  im->kept_stiffness = stiffness;
+  im->kept_alpha = alpha;
   im->kept_mass = im->hammer_mass;
   im->kept_ext_force = im->ext_force;
   im->kept_point = im->point_mass;
   im->series = binomials_of(law->alpha);
   im->m_eff = 1.0 / (1.0 / im->hammer_mass + 1.0 / im->point_mass);
-  if (law->alpha != im->shape_alpha) {
-    im->shape_alpha = law->alpha;
-    im->shape = hc_contact_time_undamped(1.0, 1.0, law->alpha, 1.0);
+  if (alpha != im->shape_alpha) {
+    im->shape_alpha = alpha;
+    im->shape = hc_contact_time_undamped(1.0, 1.0, alpha, 1.0);
   }
   /* the undamped contact time scales as (m/k)^(1/q) v^((1-q)/q) */
-  const double q = law->alpha + 1.0;
-  im->tau_scale = im->shape * pow(im->m_eff / law->stiffness, 1.0 / q);
+  const double q = alpha + 1.0;
+  im->tau_scale = im->shape * pow(im->m_eff / stiffness, 1.0 / q);
   im->tau_exponent = (1.0 - q) / q;
   im->x_static = impact_law_static_compression(law, im->ext_force);
   im->resting_steps = im->ext_force > 0.0 ? IMPACT_RESTING_STEPS_PER_CONTACT
                                           : IMPACT_STEPS_PER_CONTACT;
   im->half_static =
       im->x_static > 0.0
-          ? DSP_PI * sqrt(im->m_eff / (law->alpha * law->stiffness *
-                                       pow(im->x_static, law->alpha - 1.0)))
+          ? (law->kind == IMPACT_FELT
+                 ? DSP_PI * sqrt(im->m_eff / law_slope(law, im->x_static))
+                 : DSP_PI *
+                       sqrt(im->m_eff / (law->alpha * law->stiffness *
+                                         pow(im->x_static, law->alpha - 1.0))))
           : INFINITY;
   /* tau_scale v^e >= T (e < 0) for v up to (T / tau_scale)^(1/e); none
    * (-1) when the law gives no such bound */
@@ -605,10 +738,10 @@ keep_constants(impact* im, const modal_object* o)
     /* half_period(x) >= t for x up to (pi^2 m_eff / (a k t^2))^(1/(a-1))
      * where a > 1 (the contact stiffens as it is compressed) */
     im->resting_compression[j] =
-        law->alpha > 1.0 ? pow(DSP_PI * DSP_PI * im->m_eff /
-                                   (law->alpha * law->stiffness * t * t),
-                               1.0 / (law->alpha - 1.0))
-                         : -1.0;
+        alpha > 1.0
+            ? pow(DSP_PI * DSP_PI * im->m_eff / (alpha * stiffness * t * t),
+                  1.0 / (alpha - 1.0))
+            : -1.0;
   }
 }
 
@@ -619,10 +752,7 @@ half_period(const impact* im, double x)
 {
   if (x == im->x_static)
     return im->half_static;
-  const impact_law* law = &im->law;
-  const double k_lin =
-      law->alpha * law->stiffness * contact_power(x, law->alpha) / x;
-  return DSP_PI * sqrt(im->m_eff / k_lin);
+  return DSP_PI * sqrt(im->m_eff / law_slope(&im->law, x));
 }
 
 /* the modes' coefficients at m sub-steps per sample */
@@ -872,6 +1002,8 @@ free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
   im->point_v = pv;
   im->x = im->hammer_x - px;
   im->v = im->hammer_v - pv;
+  if (im->law.kind == IMPACT_FELT)
+    im->felt_q *= im->felt_sample_decay;
   /* the force history the sub-steps would have left */
   for (int s = 0; s < m && s < 3; ++s) {
     im->force_prev2 = im->force_prev;
@@ -937,6 +1069,11 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   }
   const double h = im->h;
   const double fe = im->ext_force;
+  const bool felt = im->law.kind == IMPACT_FELT;
+  if (felt && im->felt_h_step != h) {
+    im->felt_h = felt_step_of(&im->law.felt, h);
+    im->felt_h_step = h;
+  }
   /* The force acts on both bodies as its step average F: an impulse h F
    * each way, so the momentum they exchange balances exactly.  Per unit F
    * the hammer moves by h^2 / (2 m) and every mode by its b, so the
@@ -971,9 +1108,11 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double xf = x0 + dx_free;
     const double vf = hammer_v - pv_free;
 
+    const double guess = 3.0 * (im->force - im->force_prev) + im->force_prev2;
     const impact_solution sol =
-        solve(&im->law, &im->series, x0, dx_free, kx, h,
-              3.0 * (im->force - im->force_prev) + im->force_prev2);
+        felt ? solve_felt(&im->law.felt, &im->felt_h, im->felt_q, x0, dx_free,
+                          kx, guess)
+             : solve(&im->law, &im->series, x0, dx_free, kx, h, guess);
     /* after the solve in program order, so that the processor starts the
      * solve's chain before the pass's many independent operations */
     if (s == m - 1)
@@ -992,6 +1131,9 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     im->hammer_x = hammer_x - hx * f;
     const double x1 = xf + kx * f;
     const double v1 = vf + kv * f;
+    if (felt)
+      im->felt_q =
+          felt_step_memory(&im->law.felt, &im->felt_h, im->felt_q, x0, x1);
     track_contact(im, im->clock + (double)s / m, m, h, x0, v0, xf, vf, x1, v1,
                   f);
     im->force_prev2 = im->force_prev;
@@ -1124,6 +1266,9 @@ impact_settle(impact* im, modal_object* o)
   double px, pv;
   modal_point(o, &px, &pv);
   im->x = impact_law_static_compression(&im->law, f);
+  /* a felt at rest has relaxed: its memory is its static force */
+  im->felt_q =
+      im->law.kind == IMPACT_FELT ? felt_force(&im->law.felt, im->x) : 0.0;
   im->v = 0.0;
   im->hammer_x = px + im->x;
   im->hammer_v = 0.0;

@@ -38,6 +38,7 @@
 #ifndef CONTACT_IMPACT_H
 #define CONTACT_IMPACT_H
 
+#include "felt.h"
 #include "modal.h"
 #include "newton.h"
 
@@ -55,18 +56,29 @@ enum {
   IMPACT_RESTING_SUBSTEPS = 4
 };
 
+/* The contact's law: Hunt-Crossley ([ch8] eq 8.11), or a hammer's felt
+ * ([borin] eq 1 and 5, felt.h) */
+typedef enum impact_law_kind {
+  IMPACT_HUNT_CROSSLEY,
+  IMPACT_FELT,
+  IMPACT_LAW_KINDS
+} impact_law_kind;
+
 typedef struct impact_law {
-  double stiffness; /* k, N/m^a */
-  double alpha;     /* a, exponent of the local contact shape */
-  double mu;        /* lambda / k, s/m */
+  double stiffness;     /* k, N/m^a */
+  double alpha;         /* a, exponent of the local contact shape */
+  double mu;            /* lambda / k, s/m */
+  impact_law_kind kind; /* Hunt-Crossley unless set */
+  felt_law felt;        /* with IMPACT_FELT (stiffness, alpha, mu unused) */
 } impact_law;
 
 /* Hunt-Crossley force of [ch8] eq 8.11, clamped at zero: beyond
  * v < -1/mu the law would pull ("sticky" force, [ch8] 8.3.1), which a
- * hammer cannot do. */
+ * hammer cannot do.  A felt's static force (its memory aside). */
 double impact_law_force(const impact_law* law, double x, double v);
 
-/* The compression at which the law bears a static load (k x^a = load). */
+/* The compression at which the law bears a static load (k x^a = load; a
+ * felt relaxed, (1 - epsilon) f(x) = load). */
 double impact_law_static_compression(const impact_law* law, double load);
 
 /* The energy of a body of mass m pressed on the contact by a static load,
@@ -175,6 +187,11 @@ typedef struct impact {
    * 1, 2, 4 ... sub-steps per sample (-1: none, for a <= 1) */
   double resting_compression[3];
   impact_series series;
+  /* the felt's memory (felt.h): q, its step at h, its decay over a sample */
+  double felt_q;
+  felt_step felt_h;
+  double felt_h_step; /* the h felt_h is for (0: none) */
+  double felt_sample_decay;
 
   /* With `tracked`: the interaction point's displacement and velocity and
    * the bounds of the vibration (modal_bounds()) as the last engaged

@@ -16,7 +16,7 @@ rolling_init(rolling* r, double sample_rate, uint64_t seed)
   r->sample_rate = sample_rate;
   r->seed = seed;
   surface_init(&r->ground, seed);
-  r->law = (impact_law){1e9, 1.5, 0.3};
+  r->law = (impact_law){.stiffness = 1e9, .alpha = 1.5, .mu = 0.3};
   r->series = impact_series_of(r->law.alpha);
   r->ball_mass = 0.005;
   r->weight = 0.005 * 9.81;

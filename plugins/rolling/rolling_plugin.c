@@ -70,8 +70,9 @@ controls(instrument* in)
   in->velocity_curve = c[ROLLING_VELOCITY_CURVE];
   s->mass = c[ROLLING_BALL_MASS];
   s->gravity = c[ROLLING_GRAVITY];
-  const impact_law law = {c[ROLLING_STIFFNESS], c[ROLLING_ALPHA],
-                          c[ROLLING_MU]};
+  const impact_law law = {.stiffness = c[ROLLING_STIFFNESS],
+                          .alpha = c[ROLLING_ALPHA],
+                          .mu = c[ROLLING_MU]};
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
     rolling* r = &voice(in, v)->contact;
     rolling_set_law(r, law);

@@ -77,7 +77,8 @@ setup(voice* v, int modes, double ratio)
   }
   modal_update(&v->object);
   impact_init(&v->contact, rate);
-  impact_set_law(&v->contact, (impact_law){1e8, 1.5, 0.5});
+  impact_set_law(&v->contact,
+                 (impact_law){.stiffness = 1e8, .alpha = 1.5, .mu = 0.5});
   impact_set_hammer(&v->contact, 0.01, 0.0);
 }
 
@@ -172,7 +173,8 @@ run_rolling(int voices, int modes, double speed, double seconds, rolling** out)
     setup(&v, modes, chord_pitches ? pow(2.0, k / 12.0) : 1.0);
     o[k] = v.object;
     rolling_init(&r[k], rate, 1 + (unsigned)k);
-    rolling_set_law(&r[k], (impact_law){1e9, 1.5, 0.3});
+    rolling_set_law(&r[k],
+                    (impact_law){.stiffness = 1e9, .alpha = 1.5, .mu = 0.3});
     rolling_set_ball(&r[k], 0.005, 8e-3, 0.005 * 9.81);
     rolling_set_surface(&r[k], 1.5, 1e-6);
     rolling_set_asymmetry(&r[k], 0.2);

@@ -32,7 +32,7 @@ main(void)
   static modal_object o;
   static impact im;
   const double rate = 48000.0, m = 0.01, g = 9.81;
-  const impact_law law = {1e9, 1.5, 0.5};
+  const impact_law law = {.stiffness = 1e9, .alpha = 1.5, .mu = 0.5};
   modal_init(&o, rate);
   modal_set_count(&o, 0);
   modal_update(&o);

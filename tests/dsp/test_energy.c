@@ -71,8 +71,10 @@ main(void)
                                {1e13, 1.0, 3.0},   {1e5, 4.0, 0.01}};
   double worst = 0.0;
   for (size_t i = 0; i < sizeof(elastic) / sizeof(elastic[0]); ++i) {
-    setup(44100.0, (impact_law){elastic[i][0], elastic[i][1], 0.0}, 0.01, 0.0,
-          0, 1.0, 1.0);
+    setup(44100.0,
+          (impact_law){
+              .stiffness = elastic[i][0], .alpha = elastic[i][1], .mu = 0.0},
+          0.01, 0.0, 0, 1.0, 1.0);
     impact_strike(&im, &o, elastic[i][2]);
     for (int n = 0; n < 100000 && im.last.serial == 0; ++n)
       impact_process(&im, &o, 64, l, r, 1.0);
@@ -89,7 +91,8 @@ main(void)
   for (int k = 0; k < 2; ++k)
     for (double mass = 0.01; mass < 2.0; mass *= 10.0) {
       const double decay = 1e12; /* s: loss below 1e-12 over the run */
-      setup(rates[k], (impact_law){1e9, 1.5, 0.0}, 0.01, 0.0, 3, mass, decay);
+      setup(rates[k], (impact_law){.stiffness = 1e9, .alpha = 1.5, .mu = 0.0},
+            0.01, 0.0, 3, mass, decay);
       impact_strike(&im, &o, 1.0);
       const double e0 = energy();
       for (int n = 0; n < 400; ++n)
@@ -105,7 +108,8 @@ main(void)
 
   /* 3. damped contact, damped modes, gravity: never more energy than a
    * sample before, through bounces and resting */
-  setup(48000.0, (impact_law){1e8, 2.0, 0.3}, 0.02, 0.02 * 9.81, 3, 0.05, 0.5);
+  setup(48000.0, (impact_law){.stiffness = 1e8, .alpha = 2.0, .mu = 0.3}, 0.02,
+        0.02 * 9.81, 3, 0.05, 0.5);
   impact_strike(&im, &o, 1.5);
   double last = energy(), rise = 0.0;
   const double scale = last;
@@ -131,7 +135,8 @@ main(void)
    * and 30x worse) */
   const double bar[2] = {0.005, 0.2};
   for (int c = 0; c < 2; ++c) {
-    const impact_law law = {cases[c][0], cases[c][1], cases[c][2]};
+    const impact_law law = {
+        .stiffness = cases[c][0], .alpha = cases[c][1], .mu = cases[c][2]};
     double v = cases[c][3], v_theory = cases[c][3];
     for (int i = 0; i < 100; ++i) {
       setup(44100.0, law, 0.01, 0.0, 0, 1.0, 1.0);

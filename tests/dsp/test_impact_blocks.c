@@ -37,7 +37,7 @@ setup(modal_object* o, impact* im)
   }
   modal_update(o);
   impact_init(im, rate);
-  impact_set_law(im, (impact_law){1e8, 1.5, 0.5});
+  impact_set_law(im, (impact_law){.stiffness = 1e8, .alpha = 1.5, .mu = 0.5});
   impact_set_hammer(im, 0.01, 5.0);
 }
 

@@ -30,7 +30,10 @@ main(void)
         for (size_t u = 0; u < sizeof(mus) / sizeof(mus[0]); ++u)
           for (double v = 0.01; v < 11.0; v *= sqrt(10.0)) {
             const strike_setup s = {
-                rates[r], {k, alphas[a], mus[u]}, 0.01, 0.0, v, 1.0, 3, freq,
+                rates[r], {.stiffness = k, .alpha = alphas[a], .mu = mus[u]},
+                0.01,     0.0,
+                v,        1.0,
+                3,        freq,
                 decay};
             const impact* im = strike(&s, 10.0, false, NULL);
             ++strikes;

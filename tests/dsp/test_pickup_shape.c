@@ -156,7 +156,7 @@ struck(void)
   static impact im;
   setup(true);
   impact_init(&im, rate);
-  impact_set_law(&im, (impact_law){1e8, 1.5, 0.5});
+  impact_set_law(&im, (impact_law){.stiffness = 1e8, .alpha = 1.5, .mu = 0.5});
   impact_set_hammer(&im, 0.02, 0.0);
   impact_strike(&im, &o, 1.0);
   clear();

@@ -24,7 +24,7 @@ fresh(void)
     modal_set_mode(&o, i, freq[i], 0.5, 1.0);
   modal_update(&o);
   impact_init(&im, 48000.0);
-  impact_set_law(&im, (impact_law){1e9, 1.5, 0.5});
+  impact_set_law(&im, (impact_law){.stiffness = 1e9, .alpha = 1.5, .mu = 0.5});
 }
 
 static double

@@ -67,7 +67,7 @@ setup(uint64_t seed)
   }
   modal_update(&o);
   rolling_init(&r, rate, seed);
-  rolling_set_law(&r, (impact_law){1e9, 1.5, 0.3});
+  rolling_set_law(&r, (impact_law){.stiffness = 1e9, .alpha = 1.5, .mu = 0.3});
   rolling_set_ball(&r, marble, radius, marble * g);
   rolling_set_surface(&r, 1.5, 1e-6);
   rolling_set_asymmetry(&r, 0.2);
@@ -132,7 +132,7 @@ rest(void)
 
   /* the block's mean force (what the contact_force meter shows) is the
    * weight too when a stiff contact takes several sub-steps per sample */
-  rolling_set_law(&r, (impact_law){1e13, 1.5, 0.3});
+  rolling_set_law(&r, (impact_law){.stiffness = 1e13, .alpha = 1.5, .mu = 0.3});
   rolling_settle(&r, &o);
   rolling_process(&r, &o, 256, l, rr, 1.0);
   printf("resting, k = 1e13 (%d sub-steps): block mean force / m g %.15f\n",
@@ -180,7 +180,7 @@ texture(double speed, double ball_radius, double seconds, double* per_second,
         double* per_metre, double* centroid)
 {
   setup(4);
-  rolling_set_law(&r, (impact_law){1e10, 1.5, 0.3});
+  rolling_set_law(&r, (impact_law){.stiffness = 1e10, .alpha = 1.5, .mu = 0.3});
   rolling_set_ball(&r, billiard, ball_radius, billiard * g);
   rolling_place(&r, &o);
   rolling_set_speed(&r, speed, 0.01);
@@ -274,7 +274,7 @@ ten_minutes(void)
 {
   /* the billiard ball rolling in contact: a steady texture to compare */
   setup(5);
-  rolling_set_law(&r, (impact_law){1e10, 1.5, 0.3});
+  rolling_set_law(&r, (impact_law){.stiffness = 1e10, .alpha = 1.5, .mu = 0.3});
   rolling_set_ball(&r, billiard, billiard_radius, billiard * g);
   rolling_place(&r, &o);
   rolling_set_speed(&r, 0.05, 0.05);
@@ -287,8 +287,9 @@ ten_minutes(void)
     for (int b = 0; b < blocks_per_minute; ++b) {
       if (minute >= 1 && minute <= 7 && b % 100 == 0) {
         /* a new random setting every second */
-        rolling_set_law(&r, (impact_law){pow(10.0, uniform(6, 11)),
-                                         uniform(1.0, 3.0), uniform(0.0, 2.0)});
+        rolling_set_law(&r, (impact_law){.stiffness = pow(10.0, uniform(6, 11)),
+                                         .alpha = uniform(1.0, 3.0),
+                                         .mu = uniform(0.0, 2.0)});
         const double mass = pow(10.0, uniform(-3.0, 0.5));
         rolling_set_ball(&r, mass, pow(10.0, uniform(-3.0, -1.0)),
                          mass * uniform(0.0, 30.0));
@@ -296,7 +297,8 @@ ten_minutes(void)
         rolling_set_asymmetry(&r, uniform(0.0, 1.0));
         rolling_set_speed(&r, uniform(0.0, 3.0), uniform(0.0, 0.5));
       } else if (minute == 8 && b == 0) {
-        rolling_set_law(&r, (impact_law){1e10, 1.5, 0.3});
+        rolling_set_law(
+            &r, (impact_law){.stiffness = 1e10, .alpha = 1.5, .mu = 0.3});
         rolling_set_ball(&r, billiard, billiard_radius, billiard * g);
         rolling_set_surface(&r, 1.5, 1e-6);
         rolling_set_asymmetry(&r, 0.2);
@@ -343,7 +345,7 @@ asymmetry(void)
   modal_set_count(&o, 0); /* rigid */
   modal_update(&o);
   rolling_init(&r, rate, 11);
-  rolling_set_law(&r, (impact_law){1e9, 1.5, 0.3});
+  rolling_set_law(&r, (impact_law){.stiffness = 1e9, .alpha = 1.5, .mu = 0.3});
   rolling_set_ball(&r, marble, radius, marble * g);
   rolling_set_surface(&r, 1.5, 1e-12); /* flat to 1e-12 m */
   rolling_set_asymmetry(&r, 1.0);
@@ -391,7 +393,8 @@ model_in_contact(const skip_case* c, double v)
   modal_set_count(&o, 0);
   modal_update(&o);
   rolling_init(&r, rate, 7);
-  rolling_set_law(&r, (impact_law){c->stiffness, 1.5, c->mu});
+  rolling_set_law(
+      &r, (impact_law){.stiffness = c->stiffness, .alpha = 1.5, .mu = c->mu});
   rolling_set_ball(&r, c->mass, c->radius, c->mass * g);
   rolling_set_surface(&r, c->beta, c->depth);
   rolling_set_asymmetry(&r, 0.0);
@@ -416,7 +419,7 @@ criterion(const skip_case* c, double v)
   static surface s;
   surface_init(&s, 7);
   surface_set(&s, c->beta, c->depth, c->radius);
-  const impact_law law = {c->stiffness, 1.5, c->mu};
+  const impact_law law = {.stiffness = c->stiffness, .alpha = 1.5, .mu = c->mu};
   const double x_s = impact_law_static_compression(&law, c->mass * g);
   surface_set_patch(&s, 2.0 * sqrt(c->radius * x_s));
   const double wc = sqrt(1.5 * g / x_s), zeta = c->mu * g / (2.0 * wc);

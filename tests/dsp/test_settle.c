@@ -181,7 +181,7 @@ test_impact(void)
   static float later[LONG_RUN];
   table(&o);
   impact_init(&im, rate);
-  impact_set_law(&im, (impact_law){1e8, 1.5, 0.5});
+  impact_set_law(&im, (impact_law){.stiffness = 1e8, .alpha = 1.5, .mu = 0.5});
   impact_set_hammer(&im, 0.01, 1.0);
   impact_strike(&im, &o, 1.0);
   check_rest(&hammer, &im, &o, sizeof(im), &im2, &o2);
@@ -219,7 +219,7 @@ test_rolling(void)
   static float later[LONG_RUN];
   table(&o);
   rolling_init(&ro, rate, 7);
-  rolling_set_law(&ro, (impact_law){1e9, 1.5, 0.3});
+  rolling_set_law(&ro, (impact_law){.stiffness = 1e9, .alpha = 1.5, .mu = 0.3});
   rolling_set_ball(&ro, 0.005, 8e-3, 0.005 * 9.81);
   rolling_set_surface(&ro, 1.5, 1e-6);
   rolling_place(&ro, &o);

@@ -37,7 +37,10 @@ main(void)
   for (int i = 0; i < N_TYPE1_CASES; ++i) {
     const type1_case* c = &type1_cases[i];
     const strike_setup s = {
-        rate, {c->stiffness, c->alpha, c->mu}, m, 0.0, c->v_in, 0.0, 0, NULL,
+        rate,    {.stiffness = c->stiffness, .alpha = c->alpha, .mu = c->mu},
+        m,       0.0,
+        c->v_in, 0.0,
+        0,       NULL,
         NULL};
     const impact* im = strike(&s, 1.0, false, NULL);
     const double tc =

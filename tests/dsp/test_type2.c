@@ -29,7 +29,9 @@ rebound_against_state(void)
 {
   static const double freq[1] = {1e-3}, decay[1] = {1e9};
   static const impact_law laws[3] = {
-      {1e9, 1.5, 0.6}, {1e12, 1.5, 0.0}, {1e14, 2.0, 0.5}};
+      {.stiffness = 1e9, .alpha = 1.5, .mu = 0.6},
+      {.stiffness = 1e12, .alpha = 1.5, .mu = 0.0},
+      {.stiffness = 1e14, .alpha = 2.0, .mu = 0.5}};
   static const double rates[2] = {44100.0, 96000.0};
   double worst = 0.0;
   for (int r = 0; r < 2; ++r)
@@ -67,7 +69,7 @@ main(void)
   static const double freq[3] = {420.0, 1130.0, 2250.0};
   static const double decay[3] = {0.8, 0.4, 0.2};
   /* [ch5] fig 5.1's hammer: m = 10 g, k = 1.5e11, mu = 0.6, alpha = 2.8 */
-  const impact_law law = {1.5e11, 2.8, 0.6};
+  const impact_law law = {.stiffness = 1.5e11, .alpha = 2.8, .mu = 0.6};
   const double m = 0.01, v_in = 1.0;
   const double rates[2] = {44100.0, 96000.0};
   for (int r = 0; r < 2; ++r) {

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: ISC */
+#include "felt.h"
+
+#include <math.h>
+
+double
+felt_force(const felt_law* law, double x)
+{
+  if (!(x > 0.0))
+    return 0.0;
+  const double u = x / law->y0, u2 = u * u;
+  /* [borin] eq 1 */
+  return law->k * law->eta * (u2 * u2) + law->k * (1.0 - law->eta) * u2;
+}
+
+double
+felt_potential(const felt_law* law, double x)
+{
+  if (!(x > 0.0))
+    return 0.0;
+  const double u = x / law->y0, u2 = u * u;
+  return law->k * law->y0 *
+         (law->eta * (u2 * u2 * u) / 5.0 + (1.0 - law->eta) * (u2 * u) / 3.0);
+}
+
+double
+felt_gradient(const felt_law* law, double x0, double x1)
+{
+  if (x0 >= 0.0 && x1 >= 0.0) {
+    /* (b^n - a^n) / (b - a) = sum of a^i b^(n-1-i): no difference taken,
+     * and f(a) when a = b */
+    const double a = x0 / law->y0, b = x1 / law->y0;
+    const double a2 = a * a, b2 = b * b, ab = a * b;
+    const double cubic = (a2 + ab + b2) / 3.0;
+    const double quintic = (a2 * a2 + ab * (a2 + ab + b2) + b2 * b2) / 5.0;
+    return law->k * law->eta * quintic + law->k * (1.0 - law->eta) * cubic;
+  }
+  if (x0 == x1)
+    return 0.0; /* both out of contact */
+  /* one end out of contact, where P = 0: no cancellation */
+  return (felt_potential(law, x1) - felt_potential(law, x0)) / (x1 - x0);
+}
+
+double
+felt_slope(const felt_law* law, double x)
+{
+  if (!(x > 0.0))
+    return 0.0;
+  const double u = x / law->y0;
+  return law->k / law->y0 *
+         (4.0 * law->eta * (u * u * u) + 2.0 * (1.0 - law->eta) * u);
+}
+
+double
+felt_gradient_slope(const felt_law* law, double x0, double x1)
+{
+  if (x0 >= 0.0 && x1 >= 0.0) {
+    /* d/db of the sums in felt_gradient(), a and b in units of y0 */
+    const double a = x0 / law->y0, b = x1 / law->y0;
+    const double cubic = (a + 2.0 * b) / 3.0;
+    const double quintic =
+        (a * a * a + b * (2.0 * a * a + b * (3.0 * a + 4.0 * b))) / 5.0;
+    return law->k / law->y0 * (law->eta * quintic + (1.0 - law->eta) * cubic);
+  }
+  if (x0 == x1)
+    return 0.0;
+  /* the quotient's derivative, (f(x1) - G) / (x1 - x0) */
+  return (felt_force(law, x1) - felt_gradient(law, x0, x1)) / (x1 - x0);
+}
+
+double
+felt_gradient_curvature(const felt_law* law, double x0, double x1)
+{
+  const double a = x0 / law->y0, b = x1 / law->y0;
+  const double cubic = 2.0 / 3.0;
+  const double quintic = (2.0 * a * a + 6.0 * a * b + 12.0 * b * b) / 5.0;
+  return law->k / (law->y0 * law->y0) *
+         (law->eta * quintic + (1.0 - law->eta) * cubic);
+}
+
+double
+felt_static_compression(const felt_law* law, double load)
+{
+  const double relaxed = 1.0 - law->epsilon;
+  if (!(load > 0.0) || !(relaxed > 0.0))
+    return 0.0;
+  /* eta w^2 + (1 - eta) w = load / (relaxed K) in w = (x / y0)^2, by the
+   * root that loses no digits */
+  const double l = load / (relaxed * law->k), b = 1.0 - law->eta;
+  const double w = 2.0 * l / (b + sqrt(b * b + 4.0 * law->eta * l));
+  return law->y0 * sqrt(w);
+}
+
+felt_step
+felt_step_of(const felt_law* law, double h)
+{
+  if (!(law->tau > 0.0) || law->epsilon == 0.0) {
+    /* relaxed at once (or nothing to relax): the static law, scaled */
+    return (felt_step){1.0 - law->epsilon, 0.0, 0.0};
+  }
+  const double r = h / law->tau;
+  const double decay = exp(-r);
+  /* phi = (1 - e^-r) / r, q's mean share of its start over the step */
+  const double phi = r > 1e-8 ? -expm1(-r) / r : 1.0 - 0.5 * r;
+  return (felt_step){1.0 - law->epsilon * (1.0 - phi), law->epsilon * phi,
+                     decay};
+}
+
+double
+felt_step_force(const felt_law* law, const felt_step* step, double q, double x0,
+                double x1)
+{
+  const double f = step->share * felt_gradient(law, x0, x1) - step->memory * q;
+  return f > 0.0 ? f : 0.0;
+}
+
+double
+felt_step_memory(const felt_law* law, const felt_step* step, double q,
+                 double x0, double x1)
+{
+  return step->decay * q + (1.0 - step->decay) * felt_gradient(law, x0, x1);
+}

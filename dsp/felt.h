@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The felt of a hammer or mallet ([borin]): a static force-compression law
+ * between 2nd and 4th order, and the hysteresis of a real felt.
+ *
+ * Static law ([borin] eq 1): for compression x > 0,
+ *   f(x) = K eta (x / y0)^4 + K (1 - eta) (x / y0)^2
+ * where K is the force at the compression y0 and eta the shape: 0 gives
+ * the 2nd-order law, 1 the 4th-order one, in between a blend.
+ *
+ * Hysteresis ([borin] 5, after Stulov, eqs 16-17): the force is the static
+ * force less a memory of it,
+ *   F(t) = f(x(t)) - (h * f)(t),  h(t) = (epsilon / tau) exp(-t / tau),
+ * i.e. F = f - epsilon q with tau q' = f - q: compressed fast the felt
+ * answers with f, held it relaxes to (1 - epsilon) f, and a compression
+ * and release trace a loop whose area is the energy the felt takes.
+ * [borin] discretises the kernel by the bilinear transform (eqs 18-19);
+ * here q moves exactly over a step under the step's mean static force,
+ * which keeps the step force F increasing in the end compression (the
+ * contact solve's bracket, impact.h) at any step size, and turns into the
+ * static law (times 1 - epsilon) as tau goes to 0.
+ *
+ * A step of a contact solver takes the static law's mean over the step as
+ * the discrete gradient of its potential P (P' = f): G(x0, x1) =
+ * (P(x1) - P(x0)) / (x1 - x0), so that its work over the step is exactly
+ * the change of P, summed here without cancellation.
+ */
+#ifndef CONTACT_FELT_H
+#define CONTACT_FELT_H
+
+#include <stdbool.h>
+
+typedef struct felt_law {
+  double k;       /* N, the static force at the compression y0 (K) */
+  double y0;      /* m, where K is measured */
+  double eta;     /* 0 (2nd order) .. 1 (4th order) */
+  double epsilon; /* 0 (no hysteresis) .. 1, the share that relaxes */
+  double tau;     /* s, the relaxation time tau_0 */
+} felt_law;
+
+/* The static force f(x) of [borin] eq 1; 0 for x <= 0. */
+double felt_force(const felt_law* law, double x);
+
+/* Its potential P(x), the integral of f from 0; 0 for x <= 0. */
+double felt_potential(const felt_law* law, double x);
+
+/* f's mean between the compressions x0 and x1, the discrete gradient
+ * (P(x1) - P(x0)) / (x1 - x0); f(x0) when they are equal. */
+double felt_gradient(const felt_law* law, double x0, double x1);
+
+/* df/dx, the felt's stiffness at x; 0 for x <= 0. */
+double felt_slope(const felt_law* law, double x);
+
+/* The derivative of felt_gradient() in x1. */
+double felt_gradient_slope(const felt_law* law, double x0, double x1);
+
+/* The second derivative of felt_gradient() in x1, for x0, x1 >= 0: it
+ * grows with x1, so its value at the larger of two ends bounds it between
+ * them. */
+double felt_gradient_curvature(const felt_law* law, double x0, double x1);
+
+/* The compression at which the relaxed felt bears a static load:
+ * (1 - epsilon) f(x) = load. */
+double felt_static_compression(const felt_law* law, double load);
+
+/* One step of h seconds of the hysteresis: F = share G - memory q, and q
+ * becomes decay q + (1 - decay) G. */
+typedef struct felt_step {
+  double share;  /* 1 - epsilon (1 - phi), phi = tau / h (1 - decay) */
+  double memory; /* epsilon phi */
+  double decay;  /* exp(-h / tau) */
+} felt_step;
+
+felt_step felt_step_of(const felt_law* law, double h);
+
+/* The step's mean force for the end compression x1 from x0, with the
+ * memory q at the step's start: never negative (a felt does not pull). */
+double felt_step_force(const felt_law* law, const felt_step* step, double q,
+                       double x0, double x1);
+
+/* The memory at the step's end. */
+double felt_step_memory(const felt_law* law, const felt_step* step, double q,
+                        double x0, double x1);
+
+#endif

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The felt (dsp/felt.h, [borin]) at DSP level:
+ *   - eta = 0 and eta = 1 are exactly the 2nd- and 4th-order laws, K at y0;
+ *   - the discrete gradient's work over a step is exactly the change of the
+ *     potential (to rounding), and it is f where the ends meet;
+ *   - the step force grows with the end compression (the contact solve's
+ *     bracket) whatever the memory;
+ *   - a felt compressed sinusoidally traces a loop whose area (the energy it
+ *     takes per cycle) matches an independent reference within
+ *     loop_tolerance: Stulov's law of [borin] 5 (tau q' = f - q,
+ *     F = max(f - epsilon q, 0)) integrated by an adaptive Runge-Kutta
+ *     written here, the work summed with it; without hysteresis the loop
+ *     closes to rounding;
+ *   - a felt hammer (impact.h with IMPACT_FELT) striking an undamped modal
+ *     object: without hysteresis hammer and object leave with the energy
+ *     the hammer came with (within energy_tolerance), with it they leave
+ *     with less; Newton never reaches its cap and takes at most
+ *     most_iterations a solve on average.
+ */
+#include "check.h"
+#include "felt.h"
+#include "impact.h"
+#include "modal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const double pi = 3.14159265358979323846;
+
+/* the loop's area against the reference: the scheme's steps, 256 a cycle,
+ * are those of a contact split in IMPACT_STEPS_PER_CONTACT (impact.h) */
+static const double loop_tolerance = 0.02;
+enum { STEPS_PER_CYCLE = 256, CYCLES = 3 };
+
+static void
+test_orders(void)
+{
+  const felt_law second = {40.0, 1e-3, 0.0, 0.0, 0.0};
+  const felt_law fourth = {40.0, 1e-3, 1.0, 0.0, 0.0};
+  for (int i = 1; i <= 40; ++i) {
+    const double x = 0.1e-3 * i, u = x / 1e-3;
+    CHECK(felt_force(&second, x) == 40.0 * (u * u),
+          "eta 0 at %g m: %.17g, not K (x/y0)^2 %.17g", x,
+          felt_force(&second, x), 40.0 * u * u);
+    CHECK(felt_force(&fourth, x) == 40.0 * ((u * u) * (u * u)),
+          "eta 1 at %g m: %.17g, not K (x/y0)^4 %.17g", x,
+          felt_force(&fourth, x), 40.0 * u * u * u * u);
+  }
+  const felt_law half = {40.0, 1e-3, 0.5, 0.0, 0.0};
+  CHECK(felt_force(&half, 1e-3) == 40.0, "K at y0: %.17g",
+        felt_force(&half, 1e-3));
+  CHECK(felt_force(&half, 0.0) == 0.0 && felt_force(&half, -1e-3) == 0.0,
+        "no force out of contact");
+}
+
+static void
+test_gradient(void)
+{
+  const double etas[3] = {0.0, 0.3, 1.0};
+  double worst = 0.0;
+  for (int e = 0; e < 3; ++e) {
+    const felt_law law = {1197.0, 1e-3, etas[e], 0.0, 0.0};
+    for (int i = 0; i < 30; ++i)
+      for (int j = 0; j < 30; ++j) {
+        const double x0 = 0.07e-3 * (i - 5), x1 = 0.07e-3 * (j - 5);
+        const double work = felt_gradient(&law, x0, x1) * (x1 - x0);
+        const double change =
+            felt_potential(&law, x1) - felt_potential(&law, x0);
+        const double scale =
+            felt_potential(&law, x1) + felt_potential(&law, x0) + 1e-300;
+        worst = fmax(worst, fabs(work - change) / scale);
+      }
+    for (int i = 0; i < 30; ++i) {
+      const double x = 0.05e-3 * i;
+      const double g = felt_gradient(&law, x, x), f = felt_force(&law, x);
+      CHECK(fabs(g - f) <= 4e-16 * f, "eta %g: G(x, x) %.17g, f %.17g", etas[e],
+            g, f);
+    }
+  }
+  CHECK(worst < 1e-14, "work over a step off the potential's change by %.2e",
+        worst);
+  printf("discrete gradient: work = change of potential within %.1e\n", worst);
+}
+
+static void
+test_bracket(void)
+{
+  const felt_law law = {1197.0, 1e-3, 0.5, 0.936, 20e-6};
+  const felt_step step = felt_step_of(&law, 1e-6);
+  const double memories[3] = {0.0, 50.0, 500.0};
+  for (int m = 0; m < 3; ++m) {
+    double last = -1.0;
+    for (int i = 0; i <= 200; ++i) {
+      const double f =
+          felt_step_force(&law, &step, memories[m], 0.2e-3, 0.004e-3 * i);
+      CHECK(f >= last && f >= 0.0, "memory %g: F falls at x1 = %g mm",
+            memories[m], 0.004 * i);
+      last = f;
+    }
+  }
+}
+
+/* ---- the reference: Stulov's law on x(t) = A (1 - cos w t) / 2 -------- */
+
+typedef struct cycle {
+  felt_law law;
+  double amplitude; /* m */
+  double period;    /* s */
+} cycle;
+
+static double
+compression(const cycle* c, double t)
+{
+  return 0.5 * c->amplitude * (1.0 - cos(2.0 * pi * t / c->period));
+}
+
+static double
+compression_rate(const cycle* c, double t)
+{
+  const double w = 2.0 * pi / c->period;
+  return 0.5 * c->amplitude * w * sin(w * t);
+}
+
+/* d/dt of (q, W) */
+static void
+derivatives(const cycle* c, double t, const double y[2], double dy[2])
+{
+  const double f = felt_force(&c->law, compression(c, t));
+  const double force = fmax(f - c->law.epsilon * y[0], 0.0);
+  dy[0] = (f - y[0]) / c->law.tau;
+  dy[1] = force * compression_rate(c, t);
+}
+
+static void
+rk4(const cycle* c, double t, double h, const double y[2], double out[2])
+{
+  double k1[2], k2[2], k3[2], k4[2], z[2];
+  derivatives(c, t, y, k1);
+  for (int i = 0; i < 2; ++i)
+    z[i] = y[i] + 0.5 * h * k1[i];
+  derivatives(c, t + 0.5 * h, z, k2);
+  for (int i = 0; i < 2; ++i)
+    z[i] = y[i] + 0.5 * h * k2[i];
+  derivatives(c, t + 0.5 * h, z, k3);
+  for (int i = 0; i < 2; ++i)
+    z[i] = y[i] + h * k3[i];
+  derivatives(c, t + h, z, k4);
+  for (int i = 0; i < 2; ++i)
+    out[i] = y[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+}
+
+/* The work over the last of CYCLES cycles, by RK4 with step doubling: a
+ * step is kept when its two halves agree with it within 1e-10 of the
+ * force and work scales. */
+static double
+reference_area(const cycle* c)
+{
+  double y[2] = {0.0, 0.0}, t = 0.0, h = c->period * 1e-4, start_work = 0.0;
+  const double f_scale = felt_force(&c->law, c->amplitude);
+  const double w_scale = f_scale * c->amplitude;
+  for (int k = 0; k < CYCLES; ++k) {
+    const double end = (k + 1) * c->period;
+    if (k == CYCLES - 1)
+      start_work = y[1];
+    while (t < end) {
+      const double step = fmin(h, end - t);
+      double whole[2], half[2], halves[2];
+      rk4(c, t, step, y, whole);
+      rk4(c, t, 0.5 * step, y, half);
+      rk4(c, t + 0.5 * step, 0.5 * step, half, halves);
+      const double err = fmax(fabs(whole[0] - halves[0]) / f_scale,
+                              fabs(whole[1] - halves[1]) / w_scale);
+      if (err > 1e-10 && step > c->period * 1e-9) {
+        h = 0.5 * step;
+        continue;
+      }
+      y[0] = halves[0];
+      y[1] = halves[1];
+      t += step;
+      if (err < 1e-12)
+        h = 2.0 * step;
+    }
+  }
+  return y[1] - start_work;
+}
+
+/* the same through the scheme's steps */
+static double
+scheme_area(const cycle* c, int steps_per_cycle)
+{
+  const double h = c->period / steps_per_cycle;
+  const felt_step step = felt_step_of(&c->law, h);
+  double q = 0.0, work = 0.0, start_work = 0.0;
+  for (int n = 0; n < CYCLES * steps_per_cycle; ++n) {
+    if (n == (CYCLES - 1) * steps_per_cycle)
+      start_work = work;
+    const double x0 = compression(c, n * h), x1 = compression(c, (n + 1) * h);
+    work += felt_step_force(&c->law, &step, q, x0, x1) * (x1 - x0);
+    q = felt_step_memory(&c->law, &step, q, x0, x1);
+  }
+  return work - start_work;
+}
+
+static void
+test_loops(void)
+{
+  /* [borin] fig. 4 (Stulov's felt: 2nd order, k = 1197 N/mm^2, tau 20 us,
+   * epsilon 0.936) over the 0.3 mm and 1 ms of its strike; a softer
+   * blend; a 4th-order felt relaxing within a step */
+  const cycle cycles[] = {
+      {{1197.0, 1e-3, 0.0, 0.936, 20e-6}, 0.3e-3, 1e-3},
+      {{1197.0, 1e-3, 0.0, 0.4, 80e-6}, 0.3e-3, 1e-3},
+      {{40.0, 1e-3, 0.5, 0.8, 200e-6}, 1e-3, 2e-3},
+      {{200.0, 1e-3, 1.0, 0.99, 1e-6}, 0.5e-3, 0.5e-3},
+  };
+  for (size_t i = 0; i < sizeof(cycles) / sizeof(cycles[0]); ++i) {
+    const cycle* c = &cycles[i];
+    const double want = reference_area(c);
+    const double got = scheme_area(c, STEPS_PER_CYCLE);
+    const double finer = scheme_area(c, 4 * STEPS_PER_CYCLE);
+    const double err = fabs(got - want) / want;
+    printf("%s eta %.1f, epsilon %.3f, tau %3.0f us: loop %.4e J, reference "
+           "%.4e J (%+.2f %%; %+.3f %% at 4x the steps)\n",
+           err <= loop_tolerance ? "  ok " : "FAIL ", c->law.eta,
+           c->law.epsilon, c->law.tau * 1e6, got, want,
+           100.0 * (got / want - 1), 100.0 * (finer / want - 1));
+    CHECK(want > 0.0, "the reference loop takes no energy");
+    CHECK(err <= loop_tolerance, "loop %d off the reference by %.2f %%", (int)i,
+          100.0 * err);
+    CHECK(fabs(finer - want) <= fabs(got - want) + 1e-9 * want,
+          "loop %d: 4x the steps no closer (%.3e against %.3e)", (int)i, finer,
+          got);
+  }
+  /* no hysteresis: the static law's loop closes */
+  cycle elastic = cycles[2];
+  elastic.law.epsilon = 0.0;
+  const double closed = scheme_area(&elastic, STEPS_PER_CYCLE);
+  const double scale = felt_potential(&elastic.law, elastic.amplitude);
+  CHECK(fabs(closed) < 1e-13 * scale, "no hysteresis, loop %.3e J of %.3e",
+        closed, scale);
+}
+
+/* ---- a felt hammer on a modal object --------------------------------- */
+
+/* relative energy error over a strike without losses: the discrete
+ * gradient's work is exact, so rounding over some thousand steps */
+static const double energy_tolerance = 1e-9;
+/* Newton's iterations a solve, on average (issue 24, bar 6) */
+static const double most_iterations = 2.0;
+
+static double
+strike_energy(const impact* im, const modal_object* o)
+{
+  double e = 0.5 * im->hammer_mass * im->hammer_v * im->hammer_v, point = 0.0;
+  for (int l = 0; l < o->count; ++l) {
+    const double wd = 2.0 * pi * o->freq[l], sigma = 1.0 / o->decay[l];
+    const double modal_mass = o->mass / o->gain[l];
+    e += 0.5 * modal_mass *
+         (o->v[l] * o->v[l] + (wd * wd + sigma * sigma) * o->x[l] * o->x[l]);
+    point += o->x[l];
+  }
+  return e + felt_potential(&im->law.felt, im->hammer_x - point);
+}
+
+static void
+test_strikes(void)
+{
+  static const double freq[3] = {440.0, 1210.0, 3300.0};
+  static modal_object o;
+  static impact im;
+  const double etas[3] = {0.0, 0.5, 1.0}, epsilons[2] = {0.0, 0.9};
+  const double speeds[3] = {0.2, 1.0, 5.0};
+  newton_stats all = {0};
+  for (int e = 0; e < 3; ++e)
+    for (int h = 0; h < 2; ++h)
+      for (int s = 0; s < 3; ++s) {
+        modal_init(&o, 48000.0);
+        modal_set_count(&o, 3);
+        modal_set_mass(&o, 0.2);
+        for (int i = 0; i < 3; ++i)
+          modal_set_mode(&o, i, freq[i], 1e9, 1.0);
+        modal_update(&o);
+        impact_init(&im, 48000.0);
+        impact_law law = {.kind = IMPACT_FELT};
+        law.felt = (felt_law){40.0, 1e-3, etas[e], epsilons[h], 50e-6};
+        impact_set_law(&im, law);
+        impact_set_hammer(&im, 0.01, 0.0);
+        impact_strike(&im, &o, speeds[s]);
+        const double before = strike_energy(&im, &o);
+        float l[64], r[64];
+        uint32_t serial = im.last.serial;
+        for (int b = 0; b < 200 && im.last.serial == serial; ++b)
+          impact_process(&im, &o, 64, l, r, 1.0);
+        const double after = strike_energy(&im, &o);
+        const double change = (after - before) / before;
+        CHECK(im.last.serial == serial + 1,
+              "eta %g, epsilon %g, %g m/s: no "
+              "contact ended",
+              etas[e], epsilons[h], speeds[s]);
+        if (epsilons[h] == 0.0)
+          CHECK(fabs(change) < energy_tolerance,
+                "eta %g, %g m/s, elastic felt: energy changed by %.2e", etas[e],
+                speeds[s], change);
+        else
+          CHECK(change < -0.01,
+                "eta %g, %g m/s, hysteresis: energy changed "
+                "by %.2e",
+                etas[e], speeds[s], change);
+        printf("  eta %.1f, epsilon %.1f, %3.1f m/s: contact %.3f ms, peak "
+               "%7.2f N, energy %+.2e, %.2f iterations a solve\n",
+               etas[e], epsilons[h], speeds[s], 1e3 * im.last.contact_time,
+               im.last.peak_force, change,
+               (double)im.stats.iterations / (double)im.stats.solves);
+        all.solves += im.stats.solves;
+        all.iterations += im.stats.iterations;
+        all.cap_hits += im.stats.cap_hits;
+      }
+  const double mean = (double)all.iterations / (double)all.solves;
+  CHECK(all.cap_hits == 0, "%llu cap hits", (unsigned long long)all.cap_hits);
+  CHECK(mean <= most_iterations, "%.2f Newton iterations a solve", mean);
+  printf("felt strikes: %.3f Newton iterations a solve, %llu cap hits\n", mean,
+         (unsigned long long)all.cap_hits);
+}
+
+int
+main(void)
+{
+  test_orders();
+  test_gradient();
+  test_bracket();
+  test_loops();
+  test_strikes();
+  return check_done("test_felt");
+}
