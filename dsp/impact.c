@@ -531,10 +531,27 @@ impact_set_law(impact* im, impact_law law)
   const bool felt_changed = a->k != b->k || a->y0 != b->y0 ||
                             a->eta != b->eta || a->epsilon != b->epsilon ||
                             a->tau != b->tau;
-  if (law.stiffness != im->law.stiffness || law.alpha != im->law.alpha ||
-      law.mu != im->law.mu || law.kind != im->law.kind || felt_changed) {
+  const bool changed = law.stiffness != im->law.stiffness ||
+                       law.alpha != im->law.alpha || law.mu != im->law.mu ||
+                       law.kind != im->law.kind || felt_changed;
+  if (changed) {
     im->settled = false;      /* another rest */
     im->kept_stiffness = NAN; /* and other estimates (keep_constants()) */
+  }
+  if (changed && (law.kind == IMPACT_FELT || im->law.kind == IMPACT_FELT) &&
+      im->hammer_flying && im->x > 0.0) {
+    /* A felt changed under a compressed hammer: the hammer rides to where
+     * the new law bears the same force, so that the change gives no blow
+     * (a felt's range reaches far stiffer than Hunt-Crossley's, and a
+     * soft felt pressed deep and made hard at once would fire the hammer
+     * off with the energy of its new law at that depth). */
+    const double force = impact_law_force(&im->law, im->x, 0.0);
+    impact_law elastic = law;
+    elastic.felt.epsilon = 0.0;
+    const double x = impact_law_static_compression(&elastic, force);
+    im->hammer_x += x - im->x;
+    im->x = x;
+    land_flight(im);
   }
   im->law = law;
   if (law.kind == IMPACT_FELT) {
