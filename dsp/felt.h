@@ -20,6 +20,13 @@
  * contact solve's bracket, impact.h) at any step size, and turns into the
  * static law (times 1 - epsilon) as tau goes to 0.
  *
+ * Passivity: the static law's step is exactly passive (below); the
+ * hysteretic one is not proven so.  A hammer rattling on an object far
+ * lighter than it, its contacts resolved by a few sub-steps, gained
+ * energy without bound with epsilon 0.99 (K 1e5 N at 0.05 mm, a 10 kg
+ * hammer at 20 m/s on 1 g): the step's memory moves with the step's mean
+ * static force, which a deep, coarse step overstates.
+ *
  * A step of a contact solver takes the static law's mean over the step as
  * the discrete gradient of its potential P (P' = f): G(x0, x1) =
  * (P(x1) - P(x0)) / (x1 - x0), so that its work over the step is exactly

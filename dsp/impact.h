@@ -3,7 +3,8 @@
  * Impact interactor ([ch5] 5.1, [ch8] 8.3.1 and 8.A): a hammer (an inertial
  * mass under an optional constant external force) strikes the interaction
  * point of a modal object through the Hunt-Crossley force
- * f = k x^a (1 + mu v) for compression x > 0 ([ch8] eq 8.11).
+ * f = k x^a (1 + mu v) for compression x > 0 ([ch8] eq 8.11), or through
+ * a felt ([borin], felt.h: IMPACT_FELT).
  *
  * Positions are measured along the strike axis, positive toward and into
  * the object, from the object's rest surface; the compression is
