@@ -322,6 +322,23 @@ step_force(const impact_law* law, const binomials* series, const step_start* st,
   return f;
 }
 
+/* Newton's next iterate kept inside the bracket [lo, hi], else halved: a
+ * root on its edge may be overshot by rounding (when kx F is below an ulp
+ * of the compression), by `rounding` or newton_tolerance of hi */
+static DSP_INLINE double
+in_bracket(double next, double lo, double hi, double rounding)
+{
+  const double slack_f = newton_tolerance * hi;
+  const double slack = slack_f > rounding ? slack_f : rounding;
+  if (next > hi)
+    return next - hi <= slack ? hi : 0.5 * (lo + hi);
+  if (next < lo)
+    return lo - next <= slack ? lo : 0.5 * (lo + hi);
+  if (!(next == next))
+    return 0.5 * (lo + hi);
+  return next;
+}
+
 /* impact_solve() with the law's binomial series at hand */
 static DSP_INLINE impact_solution
 solve(const impact_law* law, const binomials* series, double x0, double dx_free,
@@ -387,17 +404,7 @@ solve(const impact_law* law, const binomials* series, double x0, double dx_free,
       if (!(hi > 0.0))
         return sol; /* no force at all this step */
     }
-    /* keep inside the bracket; a root on its edge may be overshot by
-     * rounding (when kx F is below an ulp of the compression) */
-    const double slack_f = newton_tolerance * hi,
-                 slack_r = 8.0 * DBL_EPSILON * (size + hi);
-    const double slack = slack_f > slack_r ? slack_f : slack_r;
-    if (next > hi)
-      next = next - hi <= slack ? hi : 0.5 * (lo + hi);
-    else if (next < lo)
-      next = lo - next <= slack ? lo : 0.5 * (lo + hi);
-    else if (!(next == next))
-      next = 0.5 * (lo + hi);
+    next = in_bracket(next, lo, hi, 8.0 * DBL_EPSILON * (size + hi));
     const double step = fabs(next - f);
     f = next;
     if (step <= newton_tolerance * f ||
@@ -457,17 +464,7 @@ solve_felt(const felt_law* law, const felt_step* st, double q, double x0,
       sol.iterations = it;
       return sol;
     }
-    /* keep inside the bracket; a root on its edge may be overshot by
-     * rounding (when kx F is below an ulp of the compression) */
-    const double slack = newton_tolerance * hi > 8.0 * DBL_EPSILON * (hi + f)
-                             ? newton_tolerance * hi
-                             : 8.0 * DBL_EPSILON * (hi + f);
-    if (next >= hi)
-      next = next - hi <= slack ? hi : 0.5 * (lo + hi);
-    else if (next <= lo)
-      next = lo - next <= slack ? lo : 0.5 * (lo + hi);
-    else if (!(next == next))
-      next = 0.5 * (lo + hi);
+    next = in_bracket(next, lo, hi, 8.0 * DBL_EPSILON * (hi + f));
     const double step = fabs(next - f);
     f = next;
     if (step <= newton_tolerance * f || hi - lo <= newton_tolerance * hi) {
