@@ -246,19 +246,21 @@ set_object(host* h, int modes)
  * brisk gesture (on the rolling bar's 0.5 m, 0.4 m/s) */
 static const double position_sweep_s = 1.0;
 
-static double
-run_plugin_placed(const char* uri, const setting* ports, const setting* place,
-                  bool ramp, int chord, double seconds)
+/* A plugin set up to play that case, with the place settings `place` (or
+ * none) and the position automated (ramp); the strikes' speeds the same
+ * draw for every setup. */
+static host*
+open_placed(const char* uri, const setting* ports, const setting* place,
+            bool ramp, int chord, uint64_t frames)
 {
   host* h = host_open(uri, rate, BLOCK);
   if (!h)
-    return NAN;
+    return NULL;
   set_object(h, 16);
   for (const setting* p = ports; p->symbol; ++p)
     host_set(h, p->symbol, p->value);
   for (const setting* p = place; p && p->symbol; ++p)
     host_set(h, p->symbol, p->value);
-  const uint64_t frames = (uint64_t)(seconds * rate);
   /* the position automated across the bar and back, a new value at every
    * block, at the same pace however long the run (a sweep as long as the
    * run dragged the bow along at 1.6 of the bar a second in the quick run,
@@ -269,16 +271,35 @@ run_plugin_placed(const char* uri, const setting* ports, const setting* place,
               k % 2 ? 0.1f : 0.9f);
   const bool held = strstr(uri, "impact") == NULL;
   const uint64_t step = held ? 4 * frames : (uint64_t)(rate / 8);
+  const uint32_t draw = rng;
   for (uint64_t t = 0; t < 4 * frames; t += step)
     for (int k = 0; k < chord; ++k)
       host_note_on(h, t, 60 + k,
                    held ? 127 : (int)lround(127.0 * (0.1 + 0.9 * uniform())));
+  rng = draw;
+  return h;
+}
+
+/* seconds inside run() for the next `frames` */
+static double
+timed_run(host* h, uint64_t frames)
+{
+  const double t0 = host_run_seconds(h);
+  host_run(h, frames, BLOCK, NULL, NULL);
+  return host_run_seconds(h) - t0;
+}
+
+static double
+run_plugin_placed(const char* uri, const setting* ports, const setting* place,
+                  bool ramp, int chord, double seconds)
+{
+  const uint64_t frames = (uint64_t)(seconds * rate);
+  host* h = open_placed(uri, ports, place, ramp, chord, frames);
+  if (!h)
+    return NAN;
   double best = INFINITY;
-  for (int rep = 0; rep < 3; ++rep) {
-    const double t0 = host_run_seconds(h);
-    host_run(h, frames, BLOCK, NULL, NULL);
-    best = fmin(best, host_run_seconds(h) - t0);
-  }
+  for (int rep = 0; rep < 3; ++rep)
+    best = fmin(best, timed_run(h, frames));
   host_close(h);
   return 1e9 * best / (double)frames;
 }
@@ -287,6 +308,32 @@ static double
 run_plugin(const char* uri, const setting* ports, int chord, double seconds)
 {
   return run_plugin_placed(uri, ports, NULL, false, chord, seconds);
+}
+
+/* The cost of `place` against `base` (NULL: none), measured alternately, a run
+ * of each in turn (the best of 3 each), so that both meet the same machine: a
+ * few per cent apart, two figures taken minutes apart on a shared machine
+ * differ by more (and so do the limits measured after each).  ns per
+ * sample of the placed plugin; *relative its cost over the base's. */
+static double
+compare_placed(const char* uri, const setting* ports, const setting* base,
+               const setting* place, bool ramp, int chord, double seconds,
+               double* relative)
+{
+  const uint64_t frames = (uint64_t)(seconds * rate);
+  host* plain = open_placed(uri, ports, base, ramp, chord, frames);
+  host* placed = open_placed(uri, ports, place, ramp, chord, frames);
+  double best_plain = INFINITY, best_placed = INFINITY;
+  for (int rep = 0; plain && placed && rep < 3; ++rep) {
+    best_plain = fmin(best_plain, timed_run(plain, frames));
+    best_placed = fmin(best_placed, timed_run(placed, frames));
+  }
+  if (plain)
+    host_close(plain);
+  if (placed)
+    host_close(placed);
+  *relative = best_placed / best_plain;
+  return 1e9 * best_placed / (double)frames;
 }
 
 /* the free-free bar's shapes, struck or touched off centre, heard near an
@@ -301,6 +348,7 @@ static const setting across[] = {{"shape", 2},
                                  {"path", 1},
                                  {"object_length", 0.5f},
                                  {"pickup_position", 0.05f},
+                                 {"pickup_position_r", 0.95f},
                                  {NULL, 0}};
 
 /* The limit at each size: measured at the start of the run, and again
@@ -329,16 +377,11 @@ limit_for(int modes)
 }
 
 static void
-print_figure(const char* what, double ns, double limit, const char* extra)
-{
-  printf("  %-40s %7.1f ns  limit %5.1f  ratio %5.2fx%s\n", what, ns, limit,
-         ns / limit, extra ? extra : "");
-}
-
-static void
 report(const char* what, int modes, double ns, const char* extra)
 {
-  print_figure(what, ns, limit_for(modes), extra);
+  const double limit = limit_for(modes);
+  printf("  %-40s %7.1f ns  limit %5.1f  ratio %5.2fx%s\n", what, ns, limit,
+         ns / limit, extra ? extra : "");
 }
 
 static void
@@ -496,46 +539,44 @@ main(int argc, char** argv)
   const char* uris[3] = {"urn:contact:impact", "urn:contact:friction",
                          "urn:contact:rolling"};
   const setting* ports[3] = {impact_ports, friction_ports, rolling_ports};
-  double plugin_ratio[3];
   for (int i = 0; i < 3; ++i) {
     const double ns = run_plugin(uris[i], ports[i], 16, seconds) / 16;
-    const double limit = limit_for(16);
     snprintf(extra, sizeof(extra), "  (DSP %.1f ns: %+.0f %%)", dsp16[i],
              100.0 * (ns / dsp16[i] - 1.0));
-    print_figure(strrchr(uris[i], ':') + 1, ns, limit, extra);
-    plugin_ratio[i] = ns / limit;
+    report(strrchr(uris[i], ':') + 1, 16, ns, extra);
   }
-  /* compared as ratios, each to the limit measured right after it: the
-   * machine's speed drifts between the figures */
+  /* each against the plugin without shapes measured alongside it
+   * (compare_placed()): the ratio of the two ratios to the limit */
   printf("\nWhere it is struck (the free-free bar's shapes), the same 16 "
-         "voices x 16 modes, per voice (ratios against the line above: at "
-         "most +5 %% at fixed positions, +15 %% automated, 1.3x along a "
-         "path):\n");
+         "voices x 16 modes, per voice (against the same without shapes, "
+         "measured alternately: at most +5 %% at fixed positions, +15 %% "
+         "automated, 1.3x along a path):\n");
   for (int i = 0; i < 3; ++i) {
     const char* name = strrchr(uris[i], ':') + 1;
     char what[64];
-    const double fixed =
-        run_plugin_placed(uris[i], ports[i], placed, false, 16, seconds) / 16;
-    const double fixed_limit = limit_for(16);
+    double relative;
+    const double fixed = compare_placed(uris[i], ports[i], NULL, placed, false,
+                                        16, seconds, &relative) /
+                         16;
     snprintf(what, sizeof(what), "%s, shapes, fixed positions", name);
     snprintf(extra, sizeof(extra), "  (%+.1f %% without shapes)",
-             100.0 * (fixed / fixed_limit / plugin_ratio[i] - 1.0));
-    print_figure(what, fixed, fixed_limit, extra);
-    const double moving =
-        run_plugin_placed(uris[i], ports[i], placed, true, 16, seconds) / 16;
-    const double moving_limit = limit_for(16);
+             100.0 * (relative - 1.0));
+    report(what, 16, fixed, extra);
+    const double moving = compare_placed(uris[i], ports[i], NULL, placed, true,
+                                         16, seconds, &relative) /
+                          16;
     snprintf(what, sizeof(what), "%s, position ramp every block", name);
     snprintf(extra, sizeof(extra), "  (%+.1f %% without shapes)",
-             100.0 * (moving / moving_limit / plugin_ratio[i] - 1.0));
-    print_figure(what, moving, moving_limit, extra);
+             100.0 * (relative - 1.0));
+    report(what, 16, moving, extra);
     if (strstr(name, "rolling")) {
-      const double path =
-          run_plugin_placed(uris[i], ports[i], across, false, 16, seconds) / 16;
-      const double path_limit = limit_for(16);
+      /* against the ball held at the path's start, measured alongside */
+      const double path = compare_placed(uris[i], ports[i], placed, across,
+                                         false, 16, seconds, &relative) /
+                          16;
       snprintf(what, sizeof(what), "%s, path across the bar", name);
-      snprintf(extra, sizeof(extra), "  (%.2fx at the fixed point)",
-               path / path_limit / (fixed / fixed_limit));
-      print_figure(what, path, path_limit, extra);
+      snprintf(extra, sizeof(extra), "  (%.2fx at the fixed point)", relative);
+      report(what, 16, path, extra);
     }
   }
   print_limits();
