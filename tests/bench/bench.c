@@ -238,17 +238,15 @@ set_object(host* h, int modes)
   }
 }
 
-/* ns per sample of a plugin's run() (the time inside it, not the harness's)
- * playing the DSP level's case with 16 modes: `chord` notes struck 8 times
- * a second at the DSP level's random speeds, 0.2 - 2 m/s (impact), or held
- * at velocity 127 (friction, rolling) */
 /* s, the automated position's sweep across the bar (0.1 to 0.9 of it): a
  * brisk gesture (on the rolling bar's 0.5 m, 0.4 m/s) */
 static const double position_sweep_s = 1.0;
 
-/* A plugin set up to play that case, with the place settings `place` (or
- * none) and the position automated (ramp); the strikes' speeds the same
- * draw for every setup. */
+/* A plugin set up to play the DSP level's case with 16 modes: `chord`
+ * notes struck 8 times a second at the DSP level's random speeds, 0.2 - 2
+ * m/s (impact), or held at velocity 127 (friction, rolling); with the place
+ * settings `place` (or none) and the position automated (ramp); the strikes'
+ * speeds the same draw for every setup. */
 static host*
 open_placed(const char* uri, const setting* ports, const setting* place,
             bool ramp, int chord, uint64_t frames)
@@ -289,12 +287,13 @@ timed_run(host* h, uint64_t frames)
   return host_run_seconds(h) - t0;
 }
 
+/* ns per sample of a plugin's run() (the time inside it, not the
+ * harness's) playing that case, the best of 3 runs */
 static double
-run_plugin_placed(const char* uri, const setting* ports, const setting* place,
-                  bool ramp, int chord, double seconds)
+run_plugin(const char* uri, const setting* ports, int chord, double seconds)
 {
   const uint64_t frames = (uint64_t)(seconds * rate);
-  host* h = open_placed(uri, ports, place, ramp, chord, frames);
+  host* h = open_placed(uri, ports, NULL, false, chord, frames);
   if (!h)
     return NAN;
   double best = INFINITY;
@@ -302,12 +301,6 @@ run_plugin_placed(const char* uri, const setting* ports, const setting* place,
     best = fmin(best, timed_run(h, frames));
   host_close(h);
   return 1e9 * best / (double)frames;
-}
-
-static double
-run_plugin(const char* uri, const setting* ports, int chord, double seconds)
-{
-  return run_plugin_placed(uri, ports, NULL, false, chord, seconds);
 }
 
 /* The cost of `place` against `base` (NULL: none), measured alternately, a run
