@@ -571,9 +571,33 @@ impact_set_hammer(impact* im, double mass, double ext_force)
   land_flight(im);
 }
 
-void
-impact_object_changed(impact* im)
+/* The object changed under the hammer (another point, a mode gone from the
+ * table, a displacement rescaled by a retune): the interaction point may
+ * have jumped.  A hammer on (or near) the object follows it, so that the
+ * compression, and the contact's energy, stay; a hammer that was clear of
+ * the object and would now be inside it is put on its surface.  No edit
+ * strikes a blow (a stiff contact pressed 2 mm deep at once fires the
+ * hammer off at kilometres a second). */
+static void
+ride_point(impact* im, const modal_object* o)
 {
+  if (!im->hammer_flying)
+    return;
+  double px, pv;
+  modal_point(o, &px, &pv);
+  const double x = im->tracked   ? im->hammer_x + px - im->point_x
+                   : im->settled ? px + im->x
+                                 : fmin(im->hammer_x, px);
+  if (x != im->hammer_x) {
+    im->hammer_x = x;
+    land_flight(im);
+  }
+}
+
+void
+impact_object_changed(impact* im, const modal_object* o)
+{
+  ride_point(im, o);
   im->substeps = 0;
   im->sub_m = 0;
   im->tracked = im->carried = false;
@@ -1190,14 +1214,7 @@ follow_shapes(impact* im, modal_object* o)
   drop_carried(im, o);
   if (im->sub_m > 0)
     modal_coeffs_weigh(o, &im->sub);
-  if (im->tracked && im->hammer_flying) {
-    /* a hammer on (or near) the object follows the point's displacement
-     * to the new point: the compression, and the contact's energy, stay */
-    double px, pv;
-    modal_point(o, &px, &pv);
-    im->hammer_x += px - im->point_x;
-    land_flight(im);
-  }
+  ride_point(im, o);
   im->point_mass = modal_point_mass(o);
   im->tracked = false;
   im->settled = false;

@@ -234,7 +234,7 @@ void impact_reset(impact* im, modal_object* o);
  * velocities to the outputs.  Tell it when the object's table changed. */
 void impact_process(impact* im, modal_object* o, int frames, float* out_l,
                     float* out_r, double scale);
-void impact_object_changed(impact* im);
+void impact_object_changed(impact* im, const modal_object* o);
 
 /* Whether the hammer can still interact or the state is finite. */
 bool impact_is_active(const impact* im);

@@ -112,7 +112,7 @@ reset(instrument* in, int v)
 static void
 object_changed(instrument* in, int v)
 {
-  impact_object_changed(&voice(in, v)->contact);
+  impact_object_changed(&voice(in, v)->contact, &voice(in, v)->object);
 }
 
 /* the last completed contact of the voice */
