@@ -52,6 +52,16 @@ felt_slope(const felt_law* law, double x)
 }
 
 double
+felt_bend(const felt_law* law, double x)
+{
+  if (!(x > 0.0))
+    return 0.0;
+  const double u = x / law->y0;
+  return law->k / (law->y0 * law->y0) *
+         (12.0 * law->eta * (u * u) + 2.0 * (1.0 - law->eta));
+}
+
+double
 felt_gradient_slope(const felt_law* law, double x0, double x1)
 {
   if (x0 >= 0.0 && x1 >= 0.0) {

@@ -58,6 +58,9 @@ double felt_gradient(const felt_law* law, double x0, double x1);
 /* df/dx, the felt's stiffness at x; 0 for x <= 0. */
 double felt_slope(const felt_law* law, double x);
 
+/* d2f/dx2 at x; 0 for x <= 0. */
+double felt_bend(const felt_law* law, double x);
+
 /* The derivative of felt_gradient() in x1. */
 double felt_gradient_slope(const felt_law* law, double x0, double x1);
 

@@ -420,24 +420,46 @@ solve(const impact_law* law, const binomials* series, double x0, double dx_free,
   return sol;
 }
 
-/* The same for a felt: F(dx) = share G(x0, x0 + dx) - memory q, clamped
- * at zero, grows with dx as G does (felt.h), so g(f) = F(dx_free + kx f) -
- * f falls through [0, F(dx_free)]: Newton kept inside the shrinking
- * bracket. */
+/* A felt's step force: the static law's discrete gradient less the
+ * memory (felt.h), and Hunt-Crossley's damping on the static force,
+ * mu f(x) v, discretised as its: c (f(x0) + f(x1)) dx with c = mu / (2 h);
+ * clamped at zero.  It grows with x1: f is convex with f(0) = 0, so
+ * f(x0) + f(x1) + f'(x1) (x1 - x0) >= 2 f(x1). */
+static DSP_INLINE double
+felt_force_at(const felt_law* law, const felt_step* st, double q, double c,
+              double x0, double f0, double x1, double* slope)
+{
+  const double f1 = felt_force(law, x1);
+  const double f = st->share * felt_gradient(law, x0, x1) - st->memory * q +
+                   c * (f0 + f1) * (x1 - x0);
+  if (!(f > 0.0)) {
+    *slope = 0.0;
+    return 0.0;
+  }
+  *slope = st->share * felt_gradient_slope(law, x0, x1) +
+           c * (f0 + f1 + felt_slope(law, x1) * (x1 - x0));
+  return f;
+}
+
+/* The same solve for a felt: g(f) = F(dx_free + kx f) - f falls through
+ * [0, F(dx_free)]: Newton kept inside the shrinking bracket. */
 static impact_solution
-solve_felt(const felt_law* law, const felt_step* st, double q, double x0,
-           double dx_free, double kx, double guess)
+solve_felt(const felt_law* law, const felt_step* st, double q, double mu,
+           double h, double x0, double dx_free, double kx, double guess)
 {
   impact_solution sol = {0.0, 0, true};
   if (!(x0 > 0.0) && !(x0 + dx_free > 0.0))
     return sol;
-  double lo = 0.0, hi = felt_step_force(law, st, q, x0, x0 + dx_free);
+  const double c = 0.5 * mu / h, f0 = felt_force(law, x0);
+  double slope;
+  double lo = 0.0,
+         hi = felt_force_at(law, st, q, c, x0, f0, x0 + dx_free, &slope);
   if (!(hi > 0.0))
     return sol;
   double f = guess > 0.0 && guess < hi ? guess : 0.5 * hi;
   for (int it = 1; it <= NEWTON_CAP; ++it) {
     const double x1 = x0 + dx_free + kx * f;
-    const double g = felt_step_force(law, st, q, x0, x1) - f;
+    const double g = felt_force_at(law, st, q, c, x0, f0, x1, &slope) - f;
     if (fabs(g) <= 8.0 * DBL_EPSILON * (hi + f)) {
       sol.force = f;
       sol.iterations = it;
@@ -447,17 +469,20 @@ solve_felt(const felt_law* law, const felt_step* st, double q, double x0,
       lo = f;
     else
       hi = f;
-    const double slope =
-        g + f > 0.0 ? st->share * felt_gradient_slope(law, x0, x1) : 0.0;
     const double dg = slope * kx - 1.0;
     double next = f - g / dg;
     /* final without another evaluation when the error Newton leaves,
      * |g''| step^2 / (2 |g'|), is well below the tolerance (in contact at
-     * both ends, where G'' is felt_gradient_curvature() at most) */
+     * both ends: G'' is felt_gradient_curvature() at most, the damping's
+     * c (2 f'(x1) + f''(x1) dx) at most its value at the larger end) */
     const double x1_next = x0 + dx_free + kx * next;
+    const double xm = x1 > x1_next ? x1 : x1_next;
+    const double dm =
+        fabs(x1 - x0) > fabs(x1_next - x0) ? fabs(x1 - x0) : fabs(x1_next - x0);
     if (next > lo && next < hi && x0 >= 0.0 && x1_next >= 0.0 && x1 >= 0.0 &&
-        1.1 * st->share *
-                felt_gradient_curvature(law, x0, x1 > x1_next ? x1 : x1_next) *
+        1.1 *
+                (st->share * felt_gradient_curvature(law, x0, xm) +
+                 c * (2.0 * felt_slope(law, xm) + felt_bend(law, xm) * dm)) *
                 kx * kx * (next - f) * (next - f) <=
             newton_tolerance * next * fabs(dg)) {
       sol.force = next;
@@ -1148,8 +1173,8 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
 
     const double guess = 3.0 * (im->force - im->force_prev) + im->force_prev2;
     const impact_solution sol =
-        felt ? solve_felt(&im->law.felt, &im->felt_h, im->felt_q, x0, dx_free,
-                          kx, guess)
+        felt ? solve_felt(&im->law.felt, &im->felt_h, im->felt_q, im->law.mu, h,
+                          x0, dx_free, kx, guess)
              : solve(&im->law, &im->series, x0, dx_free, kx, h, guess);
     /* after the solve in program order, so that the processor starts the
      * solve's chain before the pass's many independent operations */

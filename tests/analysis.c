@@ -135,6 +135,26 @@ welch_psd(const float* x, size_t n, double rate, int frame, double* psd)
 }
 
 double
+spectral_centroid(const float* x, size_t n, double rate)
+{
+  enum { FRAME_MAX = 4096 };
+  int frame = FRAME_MAX;
+  while (frame > 64 && (size_t)frame > n)
+    frame /= 2;
+  double psd[FRAME_MAX / 2 + 1];
+  welch_psd(x, n, rate, frame, psd);
+  double num = 0.0, den = 0.0;
+  for (int k = 1; k <= frame / 2; ++k) {
+    const double f = k * rate / frame;
+    if (f >= 20.0 && f <= 20000.0) {
+      num += f * psd[k];
+      den += psd[k];
+    }
+  }
+  return den > 0.0 ? num / den : 0.0;
+}
+
+double
 log_slope(const double* f, const double* power, int count, double f1, double f2)
 {
   /* average within third-octave bands, then fit the band means */

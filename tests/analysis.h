@@ -24,6 +24,11 @@ double decay_time(const float* x, size_t n, double rate, double freq,
  * one-sided, in units^2 / Hz. */
 void welch_psd(const float* x, size_t n, double rate, int frame, double* psd);
 
+/* The spectral centroid of x[0..n): the power-weighted mean frequency over
+ * 20 Hz - 20 kHz of its Welch spectrum (frames of 4096 samples, or of
+ * the largest power of two within n). */
+double spectral_centroid(const float* x, size_t n, double rate);
+
 /* Least-squares slope of log10(power) against log10(f) over [f1, f2],
  * each third of an octave weighted alike. */
 double log_slope(const double* f, const double* power, int count, double f1,

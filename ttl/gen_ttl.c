@@ -76,6 +76,7 @@ static const struct {
     {"ball", "Ball"},       {"surface", "Surface"},
     {"contact", "Contact"}, {"object", "Object"},
     {"output", "Output"},   {"place", "Where it is touched and heard"},
+    {"felt", "Felt"},
 };
 
 static bool

@@ -34,9 +34,8 @@ static void
 controls(instrument* in)
 {
   const float* c = in->values;
-  const impact_law law = {.stiffness = c[IMPACT_STIFFNESS],
-                          .alpha = c[IMPACT_ALPHA],
-                          .mu = c[IMPACT_MU]};
+  const impact_law law = law_from_ports(c + IMPACT_LAW, c[IMPACT_STIFFNESS],
+                                        c[IMPACT_ALPHA], c[IMPACT_MU]);
   settings(in)->velocity_max = c[IMPACT_VELOCITY_MAX];
   settings(in)->velocity_curve = c[IMPACT_VELOCITY_CURVE];
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {

@@ -58,11 +58,12 @@ const plugin_info impact_info = {
     IMPACT_URI,
     "Contact Impact",
     "A hammer strikes a resonating object; the sound comes from the "
-    "Hunt-Crossley contact between them, solved sample by sample.",
+    "contact between them (Hunt-Crossley, or a hammer's felt), solved "
+    "sample by sample.",
     IMPACT_N_PORTS,
     ports,
     IMPACT_OBJECT,
     NULL,
-    NULL,
-    0,
+    law_ports,
+    LAW_N_PORTS,
 };

@@ -139,23 +139,12 @@ rms_db(const render* r, double from, double to)
   return db(rms(r->l + a, b - a));
 }
 
-/* power-weighted mean frequency over 20 Hz - 20 kHz */
+/* the spectral centroid over [from, to) s */
 static double
 centroid(const render* r, double from, double to)
 {
-  enum { FRAME = 4096 };
-  static double psd[FRAME / 2 + 1];
   const size_t a = (size_t)(from * rate), b = (size_t)(to * rate);
-  welch_psd(r->l + a, b - a, rate, FRAME, psd);
-  double num = 0.0, den = 0.0;
-  for (int k = 1; k <= FRAME / 2; ++k) {
-    const double f = k * rate / FRAME;
-    if (f >= 20.0 && f <= 20000.0) {
-      num += f * psd[k];
-      den += psd[k];
-    }
-  }
-  return den > 0.0 ? num / den : 0.0;
+  return spectral_centroid(r->l + a, b - a, rate);
 }
 
 /* Spearman's rank correlation of x[0..n) with its index (no ties) */
