@@ -534,6 +534,24 @@ impact_init(impact* im, double sample_rate)
   im->law = (impact_law){
       .stiffness = 1e8, .alpha = 1.5, .mu = 0.5}; /* the plugin's defaults */
   im->hammer_mass = 0.01;
+  im->exciter_mass = INFINITY;
+}
+
+/* whether the hammer has modes of its own (impact_set_exciter()) */
+static bool
+has_exciter(const impact* im)
+{
+  return im->exciter && im->exciter->count > 0;
+}
+
+/* The exciter's displacement and velocity where it touches (0 for a rigid
+ * hammer): the hammer touches at hammer_x plus this. */
+static void
+exciter_point(const impact* im, double* x, double* v)
+{
+  *x = *v = 0.0;
+  if (has_exciter(im))
+    modal_point(im->exciter, x, v);
 }
 
 /* a new flight starts where the hammer is now */
@@ -608,11 +626,12 @@ ride_point(impact* im, const modal_object* o)
 {
   if (!im->hammer_flying)
     return;
-  double px, pv;
+  double px, pv, ex, ev;
   modal_point(o, &px, &pv);
+  exciter_point(im, &ex, &ev);
   const double x = im->tracked   ? im->hammer_x + px - im->point_x
-                   : im->settled ? px + im->x
-                                 : fmin(im->hammer_x, px);
+                   : im->settled ? px + im->x - ex
+                                 : fmin(im->hammer_x, px - ex);
   if (x != im->hammer_x) {
     im->hammer_x = x;
     land_flight(im);
@@ -631,11 +650,24 @@ impact_object_changed(impact* im, const modal_object* o)
 }
 
 void
+impact_set_exciter(impact* im, modal_object* exciter, double level)
+{
+  im->exciter = exciter;
+  im->exciter_level = level;
+  im->exciter_sub_m = 0;
+  im->substeps = 0; /* its modes in the sub-steps' coefficients */
+  im->tracked = false;
+  im->settled = false;
+  im->clear_left = 0;
+}
+
+void
 impact_strike(impact* im, const modal_object* o, double velocity)
 {
-  double point_x, point_v;
+  double point_x, point_v, ex, ev;
   modal_point(o, &point_x, &point_v);
-  im->hammer_x = point_x;
+  exciter_point(im, &ex, &ev);
+  im->hammer_x = point_x - ex;
   im->hammer_v = velocity;
   im->hammer_flying = true;
   land_flight(im);
@@ -646,7 +678,7 @@ impact_strike(impact* im, const modal_object* o, double velocity)
   im->touching = false;
   im->engaged_samples = 0;
   im->x = 0.0;
-  im->v = velocity - point_v;
+  im->v = velocity + ev - point_v;
 }
 
 void
@@ -664,6 +696,8 @@ impact_reset(impact* im, modal_object* o)
   im->tracked = im->carried = false;
   im->settled = false;
   modal_reset(o);
+  if (im->exciter)
+    modal_reset(im->exciter);
 }
 
 bool
@@ -676,7 +710,8 @@ bool
 impact_is_finite(const impact* im)
 {
   return isfinite(im->hammer_x) && isfinite(im->hammer_v) &&
-         isfinite(im->force) && isfinite(im->x) && isfinite(im->v);
+         isfinite(im->force) && isfinite(im->x) && isfinite(im->v) &&
+         (!im->exciter || modal_is_finite(im->exciter));
 }
 
 /* ---- free flight ------------------------------------------------------ */
@@ -694,6 +729,11 @@ clear_samples(impact* im, const modal_object* o)
   double reach = im->reach, speed;
   if (!im->tracked)
     modal_bounds(o, &reach, &speed);
+  if (has_exciter(im)) { /* the hammer's own vibration reaches out too */
+    double exciter_reach, exciter_speed;
+    modal_bounds(im->exciter, &exciter_reach, &exciter_speed);
+    reach += exciter_reach;
+  }
   const double gap = -(reach + 1e-15) - im->hammer_x;
   if (!(gap > 0.0))
     return 0;
@@ -758,21 +798,29 @@ static void
 keep_constants(impact* im, const modal_object* o)
 {
   const impact_law* law = &im->law;
-  if (im->substeps == 0) /* the object changed */
+  if (im->substeps == 0) { /* the object or the exciter changed */
     im->point_mass = modal_point_mass(o);
+    im->exciter_mass =
+        has_exciter(im) ? modal_point_mass(im->exciter) : INFINITY;
+  }
   double stiffness, alpha;
   law_power(law, &stiffness, &alpha);
   if (stiffness == im->kept_stiffness && alpha == im->kept_alpha &&
       im->hammer_mass == im->kept_mass && im->ext_force == im->kept_ext_force &&
-      im->point_mass == im->kept_point)
+      im->point_mass == im->kept_point && im->exciter_mass == im->kept_exciter)
     return;
   im->kept_stiffness = stiffness;
   im->kept_alpha = alpha;
   im->kept_mass = im->hammer_mass;
   im->kept_ext_force = im->ext_force;
   im->kept_point = im->point_mass;
+  im->kept_exciter = im->exciter_mass;
   im->series = binomials_of(law->alpha);
-  im->m_eff = 1.0 / (1.0 / im->hammer_mass + 1.0 / im->point_mass);
+  /* the hammer's side: its mass and its modes' in series at the point */
+  const double hammer_side =
+      has_exciter(im) ? 1.0 / (1.0 / im->hammer_mass + 1.0 / im->exciter_mass)
+                      : im->hammer_mass;
+  im->m_eff = 1.0 / (1.0 / hammer_side + 1.0 / im->point_mass);
   if (alpha != im->shape_alpha) {
     im->shape_alpha = alpha;
     im->shape = hc_contact_time_undamped(1.0, 1.0, alpha, 1.0);
@@ -825,6 +873,13 @@ coeffs_for(const impact* im, const modal_object* o, int m)
   return im->sub_m == m ? &im->sub : &o->audio;
 }
 
+/* the same for the exciter's */
+static const modal_coeffs*
+exciter_coeffs_for(const impact* im, int m)
+{
+  return im->exciter_sub_m == m ? &im->exciter_sub : &im->exciter->audio;
+}
+
 /* The modes take the last step's force if they run behind (`carried`), so
  * that others may read them; the motion carried stays valid. */
 static void
@@ -863,6 +918,11 @@ use_substeps(impact* im, modal_object* o, int m)
   if (im->sub_m != m && !(m == 1 && o->audio.step == step)) {
     modal_coeffs_compute(o, step, &im->sub);
     im->sub_m = m;
+  }
+  if (has_exciter(im) && im->exciter_sub_m != m &&
+      !(m == 1 && im->exciter->audio.step == step)) {
+    modal_coeffs_compute(im->exciter, step, &im->exciter_sub);
+    im->exciter_sub_m = m;
   }
   im->substeps = m;
 }
@@ -1039,8 +1099,8 @@ static bool
 clear_sample(const impact* im, const modal_object* o)
 {
   const double T = 1.0 / im->sample_rate;
-  if (o->audio.step != T)
-    return false;
+  if (o->audio.step != T || has_exciter(im))
+    return false; /* (the exciter's modes are stepped with the contact) */
   const double acc = im->ext_force / im->hammer_mass;
   const double closing = im->hammer_v + im->speed;
   const double x_most = im->hammer_x - im->point_x +
@@ -1143,15 +1203,27 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
    * compression responds to F by K ([ch8] eq 8.32): */
   const double hx = im->hx;
   const double hv = im->hv;
-  const double kx = -(hx + c->sum_bx);
-  const double kv = -(hv + c->sum_bv);
+  /* The exciter's modes take -F at the hammer's contact point: the
+   * compression responds to F through both bodies' compliances ([ch8]
+   * 8.3.1), and they run a step behind as the object's do, their free
+   * motion over each step predicted with the last step's force
+   * (modal_correct_predict()). */
+  const bool exciting = has_exciter(im);
+  modal_object* e = im->exciter;
+  const modal_coeffs* ce = exciting ? exciter_coeffs_for(im, m) : NULL;
+  const double e_bx = exciting ? ce->sum_bx : 0.0;
+  const double e_bv = exciting ? ce->sum_bv : 0.0;
+  const double kx = -(hx + c->sum_bx + e_bx);
+  const double kv = -(hv + c->sum_bv + e_bv);
+  double ex, ev, e_force = 0.0;
+  exciter_point(im, &ex, &ev);
 
   double px = im->point_x, pv = im->point_v;
   /* the pickups' free motion and the force before the last step, read
    * once after it */
   double last_l = 0.0, last_r = 0.0, last_pending = 0.0;
-  double x0 = im->hammer_x - px;
-  double v0 = im->hammer_v - pv;
+  double x0 = im->hammer_x + ex - px;
+  double v0 = im->hammer_v + ev - pv;
   double next_x = im->next_x, next_v = im->next_v, next_l = im->next_l,
          next_r = im->next_r;
   double pending = im->pending, applied = im->applied;
@@ -1163,13 +1235,16 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double hammer_x = im->hammer_x + hammer_dx;
     const double px_free = next_x + c->sum_next_bx * pending;
     const double pv_free = next_v + c->sum_next_bv * pending;
+    double ex_free = ex, ev_free = ev;
+    if (exciting)
+      modal_correct_predict(e, ce, e_force, &ex_free, &ev_free, NULL, NULL);
     last_l = next_l;
     last_r = next_r;
     last_pending = pending;
     /* the compression's free change, from displacements (no cancellation) */
-    const double dx_free = hammer_dx - (px_free - px);
+    const double dx_free = hammer_dx + (ex_free - ex) - (px_free - px);
     const double xf = x0 + dx_free;
-    const double vf = hammer_v - pv_free;
+    const double vf = hammer_v + ev_free - pv_free;
 
     const double guess = 3.0 * (im->force - im->force_prev) + im->force_prev2;
     const impact_solution sol =
@@ -1192,6 +1267,11 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     pv = pv_free + c->sum_bv * f;
     im->hammer_v = hammer_v - hv * f;
     im->hammer_x = hammer_x - hx * f;
+    if (exciting) {
+      e_force = -f;
+      ex = ex_free - e_bx * f;
+      ev = ev_free - e_bv * f;
+    }
     const double x1 = xf + kx * f;
     const double v1 = vf + kv * f;
     if (felt)
@@ -1220,11 +1300,26 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
 
   const double pl_free = last_l + c->sum_left_next_bv * last_pending;
   const double pr_free = last_r + c->sum_right_next_bv * last_pending;
-  const double pl = pl_free + c->sum_left_bv * pending;
-  const double pr = pr_free + c->sum_right_bv * pending;
+  double pl = pl_free + c->sum_left_bv * pending;
+  double pr = pr_free + c->sum_right_bv * pending;
+  if (exciting) { /* whole again, and heard */
+    modal_correct(e, ce, e_force);
+    double el, er;
+    modal_pickups(e, &el, &er);
+    pl += im->exciter_level * el;
+    pr += im->exciter_level * er;
+  }
   *out_l += (float)(scale * pl);
   *out_r += (float)(scale * pr);
   im->clock += 1.0;
+}
+
+/* the exciter rings freely, heard at its level */
+static void
+ring_exciter(impact* im, int frames, float* out_l, float* out_r, double scale)
+{
+  if (has_exciter(im))
+    modal_ring(im->exciter, frames, out_l, out_r, scale * im->exciter_level);
 }
 
 /* The object is touched or heard elsewhere (modal_set_shapes()): the
@@ -1258,6 +1353,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
     if (!im->hammer_flying) {
       drop_carried(im, o);
       modal_ring(o, frames - t, out_l + t, out_r + t, scale);
+      ring_exciter(im, frames - t, out_l + t, out_r + t, scale);
       im->tracked = false;
       im->settled = false;
       im->clock += frames - t;
@@ -1268,6 +1364,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
           im->clear_left < frames - t ? (int)im->clear_left : frames - t;
       drop_carried(im, o);
       modal_ring(o, clear, out_l + t, out_r + t, scale);
+      ring_exciter(im, clear, out_l + t, out_r + t, scale);
       im->tracked = false;
       im->settled = false;
       fly(im, clear);
@@ -1302,12 +1399,40 @@ impact_body_unrest(const impact_law* law, double load, double mass,
   return speed + sqrt(2.0 * energy / modal_point_mass(o));
 }
 
+/* the exciter's contact point and the bound of its speed about its rest
+ * under `load` (0 for a rigid hammer) */
+static double
+exciter_unrest(const impact* im, double load, double* x, double* v)
+{
+  exciter_point(im, x, v);
+  double reach, speed = 0.0;
+  if (has_exciter(im))
+    modal_bounds_about(im->exciter, -load, &reach, &speed);
+  return speed;
+}
+
 double
 impact_unrest(const impact* im, const modal_object* o)
 {
   const bool pressed = im->hammer_flying && im->ext_force > 0.0;
-  return impact_body_unrest(&im->law, pressed ? im->ext_force : 0.0,
-                            im->hammer_mass, im->hammer_x, im->hammer_v, o);
+  const double load = pressed ? im->ext_force : 0.0;
+  double ex, ev;
+  const double exciter_speed = exciter_unrest(im, load, &ex, &ev);
+  /* the exciter's vibration meets the object's at the contact */
+  return impact_body_unrest(&im->law, load, im->hammer_mass, im->hammer_x + ex,
+                            im->hammer_v + ev, o) +
+         exciter_speed;
+}
+
+double
+impact_exciter_unrest(const impact* im)
+{
+  if (!has_exciter(im))
+    return 0.0;
+  const bool pressed = im->hammer_flying && im->ext_force > 0.0;
+  double ex, ev;
+  return im->exciter_level * im->exciter->pickup_bound *
+         exciter_unrest(im, pressed ? im->ext_force : 0.0, &ex, &ev);
 }
 
 void
@@ -1319,14 +1444,17 @@ impact_settle(impact* im, modal_object* o)
   }
   const double f = im->ext_force;
   modal_settle(o, f);
-  double px, pv;
+  double px, pv, ex, ev;
   modal_point(o, &px, &pv);
+  if (has_exciter(im))
+    modal_settle(im->exciter, -f); /* the hammer bears the force back */
+  exciter_point(im, &ex, &ev);
   im->x = impact_law_static_compression(&im->law, f);
   /* a felt at rest has relaxed: its memory is its static force */
   im->felt_q =
       im->law.kind == IMPACT_FELT ? felt_force(&im->law.felt, im->x) : 0.0;
   im->v = 0.0;
-  im->hammer_x = px + im->x;
+  im->hammer_x = px + im->x - ex;
   im->hammer_v = 0.0;
   land_flight(im);
   im->clear_left = 0;

@@ -145,6 +145,16 @@ typedef struct impact_contact {
 
 typedef struct impact {
   modal_coeffs sub; /* object coefficients for the current sub-step */
+  /* The hammer's own modes ([ch8] 8.3.1, eq 8.14: a "hammer" object of
+   * N^(h) modes), or NULL: a rigid mass.  Its mass is the hammer's; the
+   * hammer's contact point is hammer_x plus the exciter's point
+   * displacement.  exciter_sub: its coefficients at `substeps` (for
+   * exciter_sub_m of them, 0: none). */
+  modal_object* exciter;
+  double exciter_level; /* its pickups' share of the output */
+  modal_coeffs exciter_sub;
+  int exciter_sub_m;
+  double exciter_mass; /* modal_point_mass() of the exciter, or INFINITY */
   impact_law law;
   double hammer_mass; /* kg */
   double ext_force;   /* N, on the hammer, toward the object */
@@ -172,7 +182,8 @@ typedef struct impact {
 
   /* What depends on the parameters alone, worked out again when one of
    * the kept values changes (choose_substeps() in impact.c). */
-  double kept_stiffness, kept_alpha, kept_mass, kept_ext_force, kept_point;
+  double kept_stiffness, kept_alpha, kept_mass, kept_ext_force, kept_point,
+      kept_exciter;
   double m_eff;       /* kg, hammer and interaction point in series */
   double x_static;    /* m, static compression under ext_force */
   double half_static; /* s, half period on the contact spring at x_static */
@@ -236,6 +247,13 @@ void impact_process(impact* im, modal_object* o, int frames, float* out_l,
                     float* out_r, double scale);
 void impact_object_changed(impact* im, const modal_object* o);
 
+/* The hammer's own modes (a modal object whose mass is the hammer's, its
+ * interaction point where the hammer touches; NULL or no modes: a rigid
+ * hammer, rendered exactly as without), heard with `level` times its
+ * pickups.  The exciter stays the caller's; call again when its table
+ * changes. */
+void impact_set_exciter(impact* im, modal_object* exciter, double level);
+
 /* Whether the hammer can still interact or the state is finite. */
 bool impact_is_active(const impact* im);
 bool impact_is_finite(const impact* im);
@@ -250,6 +268,9 @@ bool impact_is_finite(const impact* im);
  * force's work) could give the interaction point, sqrt(2 E / m_point).
  * impact_settle() puts both exactly at that rest. */
 double impact_unrest(const impact* im, const modal_object* o);
+/* The same for what the exciter's own pickups give the output (0 without
+ * one): the voice is silent when both are. */
+double impact_exciter_unrest(const impact* im);
 void impact_settle(impact* im, modal_object* o);
 
 #endif
