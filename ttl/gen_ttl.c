@@ -76,7 +76,7 @@ static const struct {
     {"ball", "Ball"},       {"surface", "Surface"},
     {"contact", "Contact"}, {"object", "Object"},
     {"output", "Output"},   {"place", "Where it is touched and heard"},
-    {"felt", "Felt"},
+    {"felt", "Felt"},       {"exciter_body", "Exciter's modes"},
 };
 
 static bool
@@ -356,15 +356,21 @@ write_plugin(FILE* f, const plugin_info* p)
               "<%s#%s>\n\ta pg:Group ;\n\tlv2:symbol \"%s\" ;\n"
               "\trdfs:label \"%s\" .\n\n",
               p->uri, groups[i].symbol, groups[i].symbol, groups[i].label);
-  /* one group per mode of the modal table */
+  /* one group per mode of the modal table, and of the exciter's */
   for (int i = 0; i < p->n_ports; ++i) {
     const port_info* port = plugin_port(p, i);
-    if (port->group && !strncmp(port->group, "mode", 4) &&
-        strstr(port->symbol, "_freq"))
+    if (!port->group || !strstr(port->symbol, "_freq"))
+      continue;
+    if (!strncmp(port->group, "mode", 4))
       fprintf(f,
               "<%s#%s>\n\ta pg:Group ;\n\tlv2:symbol \"%s\" ;\n"
               "\trdfs:label \"Mode %s\" .\n\n",
               p->uri, port->group, port->group, port->group + 4);
+    else if (!strncmp(port->group, "exciter_mode", 12))
+      fprintf(f,
+              "<%s#%s>\n\ta pg:Group ;\n\tlv2:symbol \"%s\" ;\n"
+              "\trdfs:label \"Exciter mode %s\" .\n\n",
+              p->uri, port->group, port->group, port->group + 12);
   }
 
   write_io_groups(f, p);

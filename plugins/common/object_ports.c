@@ -110,7 +110,13 @@ plugin_port(const plugin_info* p, int index)
     return &object_notify_port;
   if (index <= notify + PLACE_N_PORTS)
     return place_port(index - notify - 1);
-  return &p->tail[index - notify - 1 - PLACE_N_PORTS];
+  index -= notify + 1 + PLACE_N_PORTS;
+  for (int t = 0; t < PLUGIN_MAX_TAILS && p->tails[t].n > 0; ++t) {
+    if (index < p->tails[t].n)
+      return &p->tails[t].ports[index];
+    index -= p->tails[t].n;
+  }
+  return NULL;
 }
 
 float

@@ -74,6 +74,14 @@ typedef struct port_default {
 } port_default;
 
 /* A plugin's whole port list, for the generator and the glue. */
+/* A table of ports. */
+typedef struct port_table {
+  const port_info* ports;
+  int n;
+} port_table;
+
+enum { PLUGIN_MAX_TAILS = 4 };
+
 typedef struct plugin_info {
   const char* uri;
   const char* name;
@@ -82,10 +90,10 @@ typedef struct plugin_info {
   const port_info* own; /* the instrument's own ports, n_own of them; the */
   int n_own;            /* object's follow (object_ports.h), then notify, */
   const port_default* object_defaults; /* NULL-symbol terminated, or NULL */
-  /* then the place block (place_ports.h), then the tail: more ports of
-   * the instrument's own (n_tail of them, or none) */
-  const port_info* tail;
-  int n_tail;
+  /* then the place block (place_ports.h), then the tails: more tables of
+   * the instrument's ports, in order (the first with no ports ends them),
+   * added after the place block so that every older port kept its index */
+  port_table tails[PLUGIN_MAX_TAILS];
 } plugin_info;
 
 /* A row of a port table (every field; labels NULL). */

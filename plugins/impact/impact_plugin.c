@@ -15,6 +15,7 @@
 typedef struct impact_voice {
   impact contact;
   modal_object object;
+  modal_object exciter; /* the hammer's own modes (exciter_ports.h) */
 } impact_voice;
 
 typedef struct impact_settings {
@@ -26,8 +27,12 @@ INSTRUMENT_ACCESSORS(impact_voice, impact_settings)
 static void
 voice_init(instrument* in, int v)
 {
-  modal_init(&voice(in, v)->object, in->host.sample_rate);
-  impact_init(&voice(in, v)->contact, in->host.sample_rate);
+  impact_voice* iv = voice(in, v);
+  modal_init(&iv->object, in->host.sample_rate);
+  modal_init(&iv->exciter, in->host.sample_rate);
+  modal_set_width(&iv->exciter, 0.0); /* heard where it touches */
+  impact_init(&iv->contact, in->host.sample_rate);
+  impact_set_exciter(&iv->contact, &iv->exciter, 1.0);
 }
 
 static void
@@ -38,10 +43,15 @@ controls(instrument* in)
                                         c[IMPACT_ALPHA], c[IMPACT_MU]);
   settings(in)->velocity_max = c[IMPACT_VELOCITY_MAX];
   settings(in)->velocity_curve = c[IMPACT_VELOCITY_CURVE];
+  const double mass = c[IMPACT_HAMMER_MASS] * 1e-3;
+  const double level = c[IMPACT_EXCITER + EXCITER_LEVEL];
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
-    impact_set_law(&voice(in, v)->contact, law);
-    impact_set_hammer(&voice(in, v)->contact, c[IMPACT_HAMMER_MASS] * 1e-3,
-                      c[IMPACT_EXT_FORCE]);
+    impact_voice* iv = voice(in, v);
+    impact_set_law(&iv->contact, law);
+    impact_set_hammer(&iv->contact, mass, c[IMPACT_EXT_FORCE]);
+    if (exciter_from_ports(&iv->exciter, c + IMPACT_EXCITER, mass) ||
+        level != iv->contact.exciter_level)
+      impact_set_exciter(&iv->contact, &iv->exciter, level);
   }
 }
 
@@ -77,7 +87,7 @@ unrest(instrument* in, int v, bool* driven)
    * (or fly off, which takes it out of play) */
   *driven = impact_is_active(im) && im->ext_force == 0.0;
   const modal_object* o = &voice(in, v)->object;
-  return o->pickup_bound * impact_unrest(im, o);
+  return o->pickup_bound * impact_unrest(im, o) + impact_exciter_unrest(im);
 }
 
 /* a hammer out of play (parked after it flew off) touches nothing: the

@@ -64,6 +64,5 @@ const plugin_info impact_info = {
     ports,
     IMPACT_OBJECT,
     NULL,
-    law_ports,
-    LAW_N_PORTS,
+    {{law_ports, LAW_N_PORTS}, {exciter_ports, EXCITER_N_PORTS}},
 };

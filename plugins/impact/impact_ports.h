@@ -3,6 +3,7 @@
 #ifndef CONTACT_IMPACT_PORTS_H
 #define CONTACT_IMPACT_PORTS_H
 
+#include "exciter_ports.h"
 #include "law_ports.h"
 #include "object_ports.h"
 #include "place_ports.h"
@@ -32,7 +33,8 @@ enum impact_port {
   IMPACT_NOTIFY = IMPACT_OBJECT + OBJECT_N_PORTS, /* patch:Set replies */
   IMPACT_PLACE, /* where it is touched and heard, see place_ports.h */
   IMPACT_LAW = IMPACT_PLACE + PLACE_N_PORTS, /* the law, see law_ports.h */
-  IMPACT_N_PORTS = IMPACT_LAW + LAW_N_PORTS
+  IMPACT_EXCITER = IMPACT_LAW + LAW_N_PORTS, /* see exciter_ports.h */
+  IMPACT_N_PORTS = IMPACT_EXCITER + EXCITER_N_PORTS
 };
 
 extern const plugin_info impact_info;
