@@ -135,6 +135,26 @@ welch_psd(const float* x, size_t n, double rate, int frame, double* psd)
 }
 
 double
+spectral_centroid(const float* x, size_t n, double rate, int frame, double f1,
+                  double f2)
+{
+  double* psd = (double*)malloc(((size_t)frame / 2 + 1) * sizeof(double));
+  if (!psd)
+    return NAN;
+  welch_psd(x, n, rate, frame, psd);
+  double num = 0.0, den = 0.0;
+  for (int k = 1; k <= frame / 2; ++k) {
+    const double f = k * rate / frame;
+    if (f >= f1 && f <= f2) {
+      num += f * psd[k];
+      den += psd[k];
+    }
+  }
+  free(psd);
+  return den > 0.0 ? num / den : 0.0;
+}
+
+double
 log_slope(const double* f, const double* power, int count, double f1, double f2)
 {
   /* average within third-octave bands, then fit the band means */

@@ -29,6 +29,11 @@ void welch_psd(const float* x, size_t n, double rate, int frame, double* psd);
 double log_slope(const double* f, const double* power, int count, double f1,
                  double f2);
 
+/* Power-weighted mean frequency of x[0..n) over [f1, f2], from its Welch
+ * PSD (Hann frames of `frame` samples, a power of two, at most 65536). */
+double spectral_centroid(const float* x, size_t n, double rate, int frame,
+                         double f1, double f2);
+
 double peak_abs(const float* x, size_t n);
 double rms(const float* x, size_t n);
 
