@@ -6,19 +6,19 @@
  * preset's own speed and force), held for 2 s after a lead-in of 0.1 s
  * (a preset's modal table loads in the worker after the first block: the
  * note is played on the object the preset names, as a player's is), with
- * the normal_force port
- * at 0.6, 1, 2 and 3.5 times the preset's value; over the steady window
- * 0.5-2 s (the note has spoken: test_plugin_playing asks it within
- * 250 ms) the RMS (dBFS, left channel) and the spectral centroid (20 Hz -
- * 20 kHz, Welch, 4096-sample frames).  The bar, per preset:
+ * the normal_force port at 0.6, 1, 2 and 3.5 times the preset's value;
+ * over the steady window 0.5-2 s (the note has spoken: test_plugin_playing
+ * asks it within 250 ms) the RMS (dBFS, left channel) and the spectral
+ * centroid (20 Hz - 20 kHz, Welch, 4096-sample frames).  The bar, per preset:
  *   - the RMS within 12 dB throughout (loudest against softest), and
  *   - from 0.6x to 3.5x the centroid rises by 25 % or more, or the RMS
  *     by 3 dB or more.
  * This is what players report and Schelleng's diagram maps for a bowed
  * string at a fixed bow speed and position: between the minimum and the
- * maximum bow force the Helmholtz corner sharpens with force (brighter,
- * and louder), until above the maximum the tone turns raucous ([ch8]
- * table 8.1: "higher values [of f_N] give rougher and louder sounds").
+ * maximum bow force the Helmholtz corner sharpens with force (brighter;
+ * the level, set by the bow speed, stays), until above the maximum the
+ * tone turns raucous ([ch8] table 8.1, f_N: "high values give rougher and
+ * louder sounds").
  *
  * The presets checked are those a player bows or rubs, the force being
  * the player's: wineglass, bowed-bar, bowed-string, plate-finger,
