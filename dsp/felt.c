@@ -89,16 +89,37 @@ felt_gradient_curvature(const felt_law* law, double x0, double x1)
 }
 
 double
+felt_compression(const felt_law* law, double force)
+{
+  if (!(force > 0.0))
+    return 0.0;
+  /* eta w^2 + (1 - eta) w = force / K in w = (x / y0)^2, by the root that
+   * loses no digits */
+  const double l = force / law->k, b = 1.0 - law->eta;
+  const double w = 2.0 * l / (b + sqrt(b * b + 4.0 * law->eta * l));
+  return law->y0 * sqrt(w);
+}
+
+double
 felt_static_compression(const felt_law* law, double load)
 {
   const double relaxed = 1.0 - law->epsilon;
-  if (!(load > 0.0) || !(relaxed > 0.0))
-    return 0.0;
-  /* eta w^2 + (1 - eta) w = load / (relaxed K) in w = (x / y0)^2, by the
-   * root that loses no digits */
-  const double l = load / (relaxed * law->k), b = 1.0 - law->eta;
-  const double w = 2.0 * l / (b + sqrt(b * b + 4.0 * law->eta * l));
-  return law->y0 * sqrt(w);
+  return relaxed > 0.0 ? felt_compression(law, load / relaxed) : 0.0;
+}
+
+double
+felt_energy(const felt_law* law, double y, double q)
+{
+  /* P(y) - eps q y + eps P*(q), P*(q) = q z - P(z) at f(z) = q: the first
+   * two terms and the Fenchel-Young gap P(y) - q y + P*(q) >= 0, summed
+   * so that a relaxed felt (q = f(y), the gap 0) holds (1 - eps) P(y) */
+  const double e = law->epsilon;
+  if (!(q > 0.0) || e == 0.0)
+    return felt_potential(law, y);
+  const double z = felt_compression(law, q);
+  const double gap = felt_potential(law, y) - felt_potential(law, z) -
+                     q * (y - z); /* >= 0: P convex, P'(z) = q */
+  return (1.0 - e) * felt_potential(law, y) + e * (gap > 0.0 ? gap : 0.0);
 }
 
 felt_step

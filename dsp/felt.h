@@ -20,12 +20,24 @@
  * contact solve's bracket, impact.h) at any step size, and turns into the
  * static law (times 1 - epsilon) as tau goes to 0.
  *
- * Passivity: the static law's step is exactly passive (below); the
- * hysteretic one is not proven so.  A hammer rattling on an object far
- * lighter than it, its contacts resolved by a few sub-steps, gained
- * energy without bound with epsilon 0.99 (K 1e5 N at 0.05 mm, a 10 kg
- * hammer at 20 m/s on 1 g): the step's memory moves with the step's mean
- * static force, which a deep, coarse step overstates.
+ * Passivity.  The continuous law is passive: the felt holds the energy
+ *   E(y, q) = P(y) - epsilon q y + epsilon P*(q) >= 0
+ * (P the static law's potential, P* its Legendre transform, y the felt's
+ * own compression), dE/dy = f - epsilon q = F, and relaxation only takes
+ * energy: dE/dq = epsilon (z(q) - y), f(z) = q, has the sign opposite to
+ * q' = (f(y) - q) / tau.  The step above (its memory over the step, for
+ * accuracy) is not always passive: a deep, coarse step overstates the
+ * step's mean static force, and a hammer rattling on an object far
+ * lighter than it gained energy without bound (epsilon 0.99, K 1e5 N at
+ * 0.05 mm, a 10 kg hammer at 20 m/s on 1 g).  A step with the memory held
+ * at its start and moved after it towards the end's static force is:
+ * F = G(y0, x1) - epsilon q0 does the work E(x1, q0) - E(y0, q0), and
+ * q1 = decay q0 + (1 - decay) f(y1) then takes energy.  A contact solver
+ * takes the accurate step where it keeps E within its work
+ * (felt_energy()), else the passive one.  When the felt would pull it
+ * lets go: its own compression y stays where its dent (the memory) holds
+ * it, z(epsilon q), ahead of the bodies' compression x, until they meet
+ * it again.
  *
  * A step of a contact solver takes the static law's mean over the step as
  * the discrete gradient of its potential P (P' = f): G(x0, x1) =
@@ -72,6 +84,14 @@ double felt_gradient_curvature(const felt_law* law, double x0, double x1);
 /* The compression at which the relaxed felt bears a static load:
  * (1 - epsilon) f(x) = load. */
 double felt_static_compression(const felt_law* law, double load);
+
+/* The compression at which the static law bears `force`: f's inverse (0
+ * for force <= 0). */
+double felt_compression(const felt_law* law, double force);
+
+/* The energy E(y, q) the felt holds at its compression y with memory q
+ * (above); P(y) without hysteresis. */
+double felt_energy(const felt_law* law, double y, double q);
 
 /* One step of h seconds of the hysteresis: F = share G - memory q, and q
  * becomes decay q + (1 - decay) G. */

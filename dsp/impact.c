@@ -441,25 +441,28 @@ felt_force_at(const felt_law* law, const felt_step* st, double q, double c,
   return f;
 }
 
-/* The same solve for a felt: g(f) = F(dx_free + kx f) - f falls through
- * [0, F(dx_free)]: Newton kept inside the shrinking bracket. */
+/* The same solve for a felt whose own compression y0 (felt.h) may stand
+ * ahead of the compression x0 between the bodies: g(f) = F(x0 + dx_free +
+ * kx f) - f falls through [0, F(x0 + dx_free)]: Newton kept inside the
+ * shrinking bracket. */
 static impact_solution
 solve_felt(const felt_law* law, const felt_step* st, double q, double mu,
-           double h, double x0, double dx_free, double kx, double guess)
+           double h, double x0, double y0, double dx_free, double kx,
+           double guess)
 {
   impact_solution sol = {0.0, 0, true};
-  if (!(x0 > 0.0) && !(x0 + dx_free > 0.0))
+  if (!(y0 > 0.0) && !(x0 + dx_free > 0.0))
     return sol;
-  const double c = 0.5 * mu / h, f0 = felt_force(law, x0);
+  const double c = 0.5 * mu / h, f0 = felt_force(law, y0);
   double slope;
   double lo = 0.0,
-         hi = felt_force_at(law, st, q, c, x0, f0, x0 + dx_free, &slope);
+         hi = felt_force_at(law, st, q, c, y0, f0, x0 + dx_free, &slope);
   if (!(hi > 0.0))
     return sol;
   double f = guess > 0.0 && guess < hi ? guess : 0.5 * hi;
   for (int it = 1; it <= NEWTON_CAP; ++it) {
     const double x1 = x0 + dx_free + kx * f;
-    const double g = felt_force_at(law, st, q, c, x0, f0, x1, &slope) - f;
+    const double g = felt_force_at(law, st, q, c, y0, f0, x1, &slope) - f;
     if (fabs(g) <= 8.0 * DBL_EPSILON * (hi + f)) {
       sol.force = f;
       sol.iterations = it;
@@ -478,10 +481,10 @@ solve_felt(const felt_law* law, const felt_step* st, double q, double mu,
     const double x1_next = x0 + dx_free + kx * next;
     const double xm = x1 > x1_next ? x1 : x1_next;
     const double dm =
-        fabs(x1 - x0) > fabs(x1_next - x0) ? fabs(x1 - x0) : fabs(x1_next - x0);
-    if (next > lo && next < hi && x0 >= 0.0 && x1_next >= 0.0 && x1 >= 0.0 &&
+        fabs(x1 - y0) > fabs(x1_next - y0) ? fabs(x1 - y0) : fabs(x1_next - y0);
+    if (next > lo && next < hi && y0 >= 0.0 && x1_next >= 0.0 && x1 >= 0.0 &&
         1.1 *
-                (st->share * felt_gradient_curvature(law, x0, xm) +
+                (st->share * felt_gradient_curvature(law, y0, xm) +
                  c * (2.0 * felt_slope(law, xm) + felt_bend(law, xm) * dm)) *
                 kx * kx * (next - f) * (next - f) <=
             newton_tolerance * next * fabs(dg)) {
@@ -689,7 +692,7 @@ impact_reset(impact* im, modal_object* o)
   land_flight(im);
   im->clear_left = 0;
   im->force = im->force_prev = im->force_prev2 = 0.0;
-  im->felt_q = 0.0;
+  im->felt_q = im->felt_y = 0.0;
   im->x = im->v = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
@@ -753,6 +756,16 @@ clear_samples(impact* im, const modal_object* o)
   return n < (double)LONG_MAX / 2 ? (long)n : LONG_MAX / 2;
 }
 
+/* The felt off the object: its memory relaxes by `decay`, and its dent
+ * with it (which takes energy, felt.h). */
+static void
+relax_felt(impact* im, double decay)
+{
+  im->felt_q *= decay;
+  im->felt_y =
+      felt_compression(&im->law.felt, im->law.felt.epsilon * im->felt_q);
+}
+
 /* the parabola from the flight's start, so that any split of a flight
  * gives the same hammer */
 static void
@@ -764,7 +777,7 @@ fly(impact* im, int frames)
   im->hammer_x = im->flight_x + (im->flight_v + 0.5 * acc * t) * t;
   im->hammer_v = im->flight_v + acc * t;
   if (im->law.kind == IMPACT_FELT) /* the felt relaxes in the air */
-    im->felt_q *= pow(im->felt_sample_decay, frames);
+    relax_felt(im, pow(im->felt_sample_decay, frames));
 }
 
 /* ---- contact integration ---------------------------------------------- */
@@ -1126,7 +1139,7 @@ free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
   im->x = im->hammer_x - px;
   im->v = im->hammer_v - pv;
   if (im->law.kind == IMPACT_FELT)
-    im->felt_q *= im->felt_sample_decay;
+    relax_felt(im, im->felt_sample_decay);
   /* the force history the sub-steps would have left */
   for (int s = 0; s < m && s < 3; ++s) {
     im->force_prev2 = im->force_prev;
@@ -1158,6 +1171,50 @@ free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
  * not on them. */
 #pragma GCC push_options
 #pragma GCC optimize("no-tree-slp-vectorize")
+
+/* A felt's sub-step (felt.h): the accurate step where it keeps the felt's
+ * energy within the work done on it, else the passive step.  x0 is the
+ * bodies' compression at its start; returns the force, with the felt's
+ * compression and memory at its end in *y1, *q1. */
+static impact_solution
+felt_solve(impact* im, double h, double x0, double dx_free, double kx,
+           double guess, double* y1, double* q1)
+{
+  const felt_law* law = &im->law.felt;
+  const double q0 = im->felt_q, dent = law->epsilon * q0;
+  const double y0 = dent > 0.0 && im->felt_y > x0 ? im->felt_y : x0;
+  impact_solution sol = solve_felt(law, &im->felt_h, q0, im->law.mu, h, x0, y0,
+                                   dx_free, kx, guess);
+  double x1 = x0 + dx_free + kx * sol.force;
+  if (law->epsilon == 0.0) {
+    *y1 = x1;
+    *q1 = q0;
+    return sol;
+  }
+  /* the felt lets go where it would pull: its dent holds it off */
+  const double free_y = felt_compression(law, dent);
+  *y1 = sol.force > 0.0 || x1 >= free_y ? x1 : free_y;
+  *q1 = felt_step_memory(law, &im->felt_h, q0, y0, *y1);
+  const double e0 = felt_energy(law, y0, q0);
+  const double gain = felt_energy(law, *y1, *q1) - e0;
+  const double work = sol.force * (x1 - x0);
+  /* within rounding of the energy's terms (felt_energy()) */
+  const double terms =
+      e0 + fabs(gain) + fabs(work) +
+      law->epsilon * (q0 + *q1) * (fabs(y0) + fabs(*y1) + free_y);
+  if (gain <= work + 1e-12 * terms)
+    return sol;
+  /* the passive step: the memory held at its start, then moved towards
+   * the end's static force */
+  const felt_step held = {1.0, law->epsilon, im->felt_h.decay};
+  const impact_solution passive =
+      solve_felt(law, &held, q0, im->law.mu, h, x0, y0, dx_free, kx, sol.force);
+  x1 = x0 + dx_free + kx * passive.force;
+  *y1 = passive.force > 0.0 || x1 >= free_y ? x1 : free_y;
+  *q1 = held.decay * q0 + (1.0 - held.decay) * felt_force(law, *y1);
+  im->felt_passive_steps++;
+  return passive;
+}
 
 static DSP_INLINE void
 engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
@@ -1247,9 +1304,9 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double vf = hammer_v + ev_free - pv_free;
 
     const double guess = 3.0 * (im->force - im->force_prev) + im->force_prev2;
+    double felt_y = 0.0, felt_q = 0.0;
     const impact_solution sol =
-        felt ? solve_felt(&im->law.felt, &im->felt_h, im->felt_q, im->law.mu, h,
-                          x0, dx_free, kx, guess)
+        felt ? felt_solve(im, h, x0, dx_free, kx, guess, &felt_y, &felt_q)
              : solve(&im->law, &im->series, x0, dx_free, kx, h, guess);
     /* after the solve in program order, so that the processor starts the
      * solve's chain before the pass's many independent operations */
@@ -1274,9 +1331,10 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     }
     const double x1 = xf + kx * f;
     const double v1 = vf + kv * f;
-    if (felt)
-      im->felt_q =
-          felt_step_memory(&im->law.felt, &im->felt_h, im->felt_q, x0, x1);
+    if (felt) {
+      im->felt_q = felt_q;
+      im->felt_y = felt_y;
+    }
     track_contact(im, im->clock + (double)s / m, m, h, x0, v0, xf, vf, x1, v1,
                   f);
     im->force_prev2 = im->force_prev;
@@ -1453,6 +1511,7 @@ impact_settle(impact* im, modal_object* o)
   /* a felt at rest has relaxed: its memory is its static force */
   im->felt_q =
       im->law.kind == IMPACT_FELT ? felt_force(&im->law.felt, im->x) : 0.0;
+  im->felt_y = im->x;
   im->v = 0.0;
   im->hammer_x = px + im->x - ex;
   im->hammer_v = 0.0;

@@ -199,8 +199,11 @@ typedef struct impact {
    * 1, 2, 4 ... sub-steps per sample (-1: none, for a <= 1) */
   double resting_compression[3];
   impact_series series;
-  /* the felt's memory (felt.h): q, its step at h, its decay over a sample */
-  double felt_q;
+  /* the felt's memory (felt.h): q, its own compression y (ahead of x while
+   * its dent holds it off the object), its step at h, its decay over a
+   * sample; felt_passive_steps counts the steps taken passive (felt.h) */
+  double felt_q, felt_y;
+  uint64_t felt_passive_steps;
   felt_step felt_h;
   double felt_h_step; /* the h felt_h is for (0: none) */
   double felt_sample_decay;

@@ -358,6 +358,113 @@ test_law_change(void)
         "force %.3f N before the change, %.3f N after", before, im.force);
 }
 
+/* The hysteretic felt never gives energy (felt.h): a 100 g hammer pressed
+ * by 10 N, struck at 5 m/s, rattling with a hard felt (K 1e5 N at 0.05 mm,
+ * epsilon 0.99, relaxed within a step) on a 1 g object, its contacts
+ * resolved by few sub-steps.  The energy of hammer (less the force's
+ * work), object and felt (felt_energy()) never rises from one sample to
+ * the next by more than rounding. */
+static void
+test_rattle(void)
+{
+  static const double freq[3] = {440.0, 1210.0, 3300.0};
+  static modal_object o;
+  static impact im;
+  modal_init(&o, 48000.0);
+  modal_set_count(&o, 3);
+  modal_set_mass(&o, 1e-3);
+  for (int i = 0; i < 3; ++i)
+    modal_set_mode(&o, i, freq[i], 1e9, 1.0);
+  modal_update(&o);
+  impact_init(&im, 48000.0);
+  impact_law law = {.kind = IMPACT_FELT};
+  law.felt = (felt_law){1e5, 0.05e-3, 0.5, 0.99, 1e-6};
+  impact_set_law(&im, law);
+  impact_set_hammer(&im, 0.1, 10.0);
+  impact_strike(&im, &o, 5.0);
+  double last = 0.0, rise = 0.0, e0 = 0.0;
+  float l[1], r[1];
+  for (long n = 0; n < 48000; ++n) {
+    impact_process(&im, &o, 1, l, r, 1.0);
+    double point = 0.0, e = 0.5 * im.hammer_mass * im.hammer_v * im.hammer_v -
+                            im.ext_force * im.hammer_x;
+    for (int i = 0; i < 3; ++i) {
+      const double m = o.mass / o.gain[i];
+      e += 0.5 * m * (o.v[i] * o.v[i] + o.w0[i] * o.w0[i] * o.x[i] * o.x[i]);
+      point += o.x[i];
+    }
+    const double x = im.hammer_x - point;
+    e += felt_energy(&im.law.felt, im.felt_y > x ? im.felt_y : x, im.felt_q);
+    if (n == 0)
+      e0 = e;
+    else
+      rise = fmax(rise, (e - last) / e0);
+    last = e;
+  }
+  printf("rattling felt (epsilon 0.99, 100 g on 1 g): %u contacts, energy "
+         "%.3g of its start, the largest rise in a sample %.1e of it; %llu "
+         "steps of %llu passive\n",
+         im.last.serial, last / e0, rise,
+         (unsigned long long)im.felt_passive_steps,
+         (unsigned long long)im.contact_steps);
+  CHECK(rise < 1e-12, "the felt gave %.2e of the energy in a sample", rise);
+  CHECK(last < e0, "the energy grew to %g of its start", last / e0);
+  CHECK(im.stats.cap_hits == 0, "%llu Newton cap hits",
+        (unsigned long long)im.stats.cap_hits);
+}
+
+/* The passive step (felt.h) over random steps: compressions x0 <= y0 and
+ * x1 between -y0 and 3 y0, memories up to twice the static force, steps
+ * from a hundredth to a hundred relaxation times: the force G(y0, x1) -
+ * epsilon q0 (clamped at 0; the felt at max(x1, z(epsilon q0)) when it
+ * lets go), the memory moved towards f(y1): the felt's energy never grows
+ * by more than the work done on it.  The accurate step, for comparison,
+ * does in some of them (printed). */
+static void
+test_passive_step(void)
+{
+  const felt_law law = {1e3, 0.2e-3, 0.5, 0.95, 20e-6};
+  uint64_t seed = 0x2545F4914F6CDD1Dull;
+  int accurate_gains = 0, passive_gains = 0;
+  double worst = 0.0;
+  enum { TRIALS = 100000 };
+  for (int n = 0; n < TRIALS; ++n) {
+    double u[5];
+    for (int k = 0; k < 5; ++k) {
+      seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+      u[k] = (double)(seed >> 11) / 9007199254740992.0;
+    }
+    const double y0 = 1e-3 * u[0], x0 = y0 * u[1], x1 = y0 * (4.0 * u[2] - 1.0);
+    const double q0 = 2.0 * felt_force(&law, y0) * u[3];
+    const double h = law.tau * pow(10.0, 4.0 * u[4] - 2.0);
+    const double decay = exp(-h / law.tau);
+    const double e0 = felt_energy(&law, y0, q0);
+    const double free_y = felt_compression(&law, law.epsilon * q0);
+    /* passive */
+    double f = felt_gradient(&law, y0, x1) - law.epsilon * q0;
+    f = f > 0.0 ? f : 0.0;
+    double y1 = f > 0.0 || x1 >= free_y ? x1 : free_y;
+    double q1 = decay * q0 + (1.0 - decay) * felt_force(&law, y1);
+    double excess = felt_energy(&law, y1, q1) - e0 - f * (x1 - x0);
+    const double scale = e0 + felt_potential(&law, fabs(x1)) +
+                         law.epsilon * q0 * (y0 + fabs(x1));
+    worst = fmax(worst, excess / scale);
+    passive_gains += excess > 1e-12 * scale;
+    /* accurate */
+    const felt_step st = felt_step_of(&law, h);
+    f = felt_step_force(&law, &st, q0, y0, x1);
+    y1 = f > 0.0 || x1 >= free_y ? x1 : free_y;
+    q1 = felt_step_memory(&law, &st, q0, y0, y1);
+    excess = felt_energy(&law, y1, q1) - e0 - f * (x1 - x0);
+    accurate_gains += excess > 1e-12 * scale;
+  }
+  printf("felt steps, %d random: the passive step gave energy in %d (at "
+         "most %.1e of it), the accurate one in %d\n",
+         TRIALS, passive_gains, worst, accurate_gains);
+  CHECK(passive_gains == 0, "the passive step gave energy %d times",
+        passive_gains);
+}
+
 int
 main(void)
 {
@@ -367,5 +474,7 @@ main(void)
   test_loops();
   test_strikes();
   test_law_change();
+  test_rattle();
+  test_passive_step();
   return check_done("test_felt");
 }
