@@ -57,6 +57,7 @@ static const struct {
     {"millimetrePerSecond", "millimetre per second", "mm/s", NULL},
     {"metrePerSecondSquared", "metre per second squared", "m/s^2", NULL},
     {"micrometre", "micrometre", "um", NULL},
+    {"microsecond", "microsecond", "us", NULL},
     {"newtonPerMetre", "newton per metre", "N/m", NULL},
     {"newtonSecondPerMetre", "newton second per metre", "N s/m", NULL},
     {"secondPerMetre", "second per metre", "s/m", NULL},

@@ -208,8 +208,8 @@ ui_port_si_scale(const port_info* p)
     const char* unit;
     double scale;
   } units[] = {
-      {UNIT_GRAM, 1e-3}, {UNIT_MM, 1e-3},       {UNIT_MS, 1e-3},
-      {UNIT_UM, 1e-6},   {UNIT_MM_PER_S, 1e-3},
+      {UNIT_GRAM, 1e-3}, {UNIT_MM, 1e-3}, {UNIT_MS, 1e-3},
+      {UNIT_UM, 1e-6},   {UNIT_US, 1e-6}, {UNIT_MM_PER_S, 1e-3},
   };
   if (p->unit)
     for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); ++i)

@@ -4,6 +4,7 @@
 static const char* const law_labels[CONTACT_LAWS] = {
     "Hunt-Crossley",
     "Felt",
+    "Hysteretic felt",
 };
 
 const port_info law_ports[LAW_N_PORTS] = {
@@ -14,7 +15,9 @@ const port_info law_ports[LAW_N_PORTS] = {
      "hammer's felt, K eta (x/y0)^4 + K (1 - eta) (x/y0)^2 ([borin] eq 1) "
      "times (1 + mu v) (Felt force, Felt compression, Felt shape, Contact "
      "damping), which stiffens as it is compressed: a soft blow is dark, a "
-     "hard one bright.",
+     "hard one bright; or that felt with the hysteresis of a real one "
+     "([borin] 5: Felt hysteresis, Felt relaxation), which gives back less "
+     "than it took: a deader, rounder blow.",
      law_labels},
     PORT(PORT_CONTROL_IN, "felt_k", "Felt force", "felt", UNIT_NEWTON, 0.1f,
          100, 100000, PORT_LOG,
@@ -26,6 +29,15 @@ const port_info law_ports[LAW_N_PORTS] = {
          1, 0,
          "eta: 0 a 2nd-order felt, 1 a 4th-order one, which stiffens more as "
          "it is compressed: its blows brighten more with velocity."),
+    PORT(PORT_CONTROL_IN, "felt_hysteresis", "Felt hysteresis", "felt",
+         UNIT_COEF, 0, 0.9f, 0.99f, 0,
+         "epsilon (hysteretic felt): the share of the felt's force that "
+         "relaxes when it is held; the loop a blow traces, the energy the "
+         "felt takes, grows with it."),
+    PORT(PORT_CONTROL_IN, "felt_relaxation", "Felt relaxation", "felt", UNIT_US,
+         1, 20, 10000, PORT_LOG,
+         "tau_0 (hysteretic felt): how fast the felt relaxes (Stulov's "
+         "piano hammers: tens of microseconds)."),
 };
 
 impact_law
@@ -37,5 +49,9 @@ law_from_ports(const float* v, double stiffness, double alpha, double mu)
     return law;
   law.kind = IMPACT_FELT;
   law.felt = (felt_law){v[LAW_K], 1e-3 * v[LAW_Y0], v[LAW_ETA], 0.0, 0.0};
+  if (kind == CONTACT_LAW_HYSTERETIC_FELT) {
+    law.felt.epsilon = v[LAW_EPSILON];
+    law.felt.tau = 1e-6 * v[LAW_TAU];
+  }
   return law;
 }

@@ -10,22 +10,21 @@
 #include "impact.h"
 #include "port_info.h"
 
-/* The contact_law enumeration's values.  The hysteretic felt of [borin] 5
- * (dsp/felt.h, IMPACT_FELT with epsilon > 0) is not offered yet: its
- * discrete step is not passive where the contact is resolved by few
- * sub-steps (a rattling hammer far stiffer than its object gained energy
- * without bound), and a plugin's controls reach there. */
+/* The contact_law enumeration's values. */
 enum contact_law {
-  CONTACT_LAW_HUNT_CROSSLEY, /* [ch8] eq 8.11: stiffness, alpha, mu */
-  CONTACT_LAW_FELT,          /* [borin] eq 1: felt_k at felt_y0, felt_eta */
+  CONTACT_LAW_HUNT_CROSSLEY,   /* [ch8] eq 8.11: stiffness, alpha, mu */
+  CONTACT_LAW_FELT,            /* [borin] eq 1: felt_k at felt_y0, felt_eta */
+  CONTACT_LAW_HYSTERETIC_FELT, /* [borin] 5: and epsilon, tau_0 */
   CONTACT_LAWS
 };
 
 enum law_port {
-  LAW_LAW, /* enumeration: contact_law */
-  LAW_K,   /* N, the felt's force at y0 */
-  LAW_Y0,  /* mm */
-  LAW_ETA, /* 0 (2nd order) .. 1 (4th order) */
+  LAW_LAW,     /* enumeration: contact_law */
+  LAW_K,       /* N, the felt's force at y0 */
+  LAW_Y0,      /* mm */
+  LAW_ETA,     /* 0 (2nd order) .. 1 (4th order) */
+  LAW_EPSILON, /* the hysteretic felt's: 0 .. 0.99 */
+  LAW_TAU,     /* us */
   LAW_N_PORTS
 };
 

@@ -61,6 +61,7 @@ typedef struct port_info {
 #define UNIT_MM_PER_S  "cu:millimetrePerSecond"
 #define UNIT_M_PER_S2  "cu:metrePerSecondSquared"
 #define UNIT_UM        "cu:micrometre"
+#define UNIT_US        "cu:microsecond"
 #define UNIT_N_PER_M   "cu:newtonPerMetre"
 #define UNIT_N_S_PER_M "cu:newtonSecondPerMetre"
 #define UNIT_STIFFNESS "cu:newtonPerMetrePowAlpha"
