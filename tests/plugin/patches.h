@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PATCHES_MAX = 32 };
+enum { PATCHES_MAX = 64 };
 
 typedef struct patch {
   char id[64];       /* "default" or the preset's ID */
@@ -45,7 +45,12 @@ patches_read(const char* uri, bool with_default, patch* out, int max)
   char line[512];
   patch* p = NULL;
   while (fgets(line, sizeof(line), f)) {
-    if (!strncmp(line, "preset ", 7) && n < max) {
+    if (!strncmp(line, "preset ", 7)) {
+      if (n == max) { /* no room: the preset's lines are nobody's */
+        fprintf(stderr, "%s: more than %d patches\n", path, max);
+        p = NULL;
+        continue;
+      }
       p = &out[n++];
       *p = (patch){.root = 60};
       sscanf(line + 7, "%63s", p->id);

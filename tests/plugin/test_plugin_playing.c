@@ -23,7 +23,9 @@
  *    ball's speed by ([houben]); at its own speed the ball stays in
  *    contact (contact_fraction >= 0.9 over a second);
  * 5. impact: the contact of a velocity-64 strike (the contact_time meter)
- *    lasts at most 0.3 periods of the object's fundamental, so that the
+ *    lasts at most 0.3 periods of the object's fundamental (where the
+ *    hammer weighs less than half the object: a piano's hammer outweighs
+ *    its string, and pushes it, as it should), so that the
  *    mallet strikes the object rather than pushing it;
  * 6. rolling, every patch strictly louder with velocity: at velocities 20,
  *    40, 70, 100, 127 the RMS of the held note rises by at least 0.5 dB at
@@ -358,9 +360,20 @@ strike_duration(const patch* p)
   take t = play(p, 64, 0.25, NULL, 1.0, "contact_time", -1.0);
   const double f1 = fundamental(p);
   const double periods = 1e-3 * t.meter * f1;
-  printf("%-14s velocity 64 in contact %.3f ms, %.3f periods of %.1f Hz\n",
-         p->id, t.meter, periods, f1);
-  CHECK(t.meter > 0.0 && periods <= STRIKE_PERIODS,
+  /* a hammer of half its object's mass or more pushes it, as it should (a
+   * piano's hammer outweighs its string, two stones weigh alike): the
+   * rule is a light mallet's on a heavy bar */
+  host* h = host_open(plugin, rate, BLOCK);
+  if (p->uri[0])
+    host_load_preset(h, p->uri);
+  const bool light =
+      1e-3 * host_get(h, "hammer_mass") < 0.5 * host_get(h, "object_mass");
+  host_close(h);
+  printf("%-14s velocity 64 in contact %.3f ms, %.3f periods of %.1f Hz%s\n",
+         p->id, t.meter, periods, f1,
+         light ? ""
+               : " (a hammer half its object's mass or more: not held to it)");
+  CHECK(t.meter > 0.0 && (!light || periods <= STRIKE_PERIODS),
         "%s: in contact %.2f periods of the fundamental", p->id, periods);
   render_free(&t.out);
 }

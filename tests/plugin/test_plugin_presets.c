@@ -11,7 +11,8 @@
  * 1/e decay time are fit from the audio (measure_modes: damped sinusoids
  * fit in two windows, then the turn and the shrinking of each mode's
  * complex amplitude from one window to the next), after a strike
- * (impact) or after the exciter is lifted (friction);
+ * (impact) or after the exciter is lifted (friction), the exciter's own
+ * modes, where it has them, not heard;
  * every shape preset's modes, measured the same way, lie at the ratios of
  * its model (free-free or clamped-free Euler-Bernoulli beam, circular
  * membrane, simply supported square plate, tuned minor-third bell, thin
@@ -202,6 +203,11 @@ measure(const char* uri, int root)
   host_load_preset(h, uri);
   if (!rubbed)
     HOST_OK(host_set(h, "ext_force", 0.0f));
+  /* the object's own ring: an exciter with modes of its own strikes as it
+   * does, but its pickups are left out (exciter_level touches nothing
+   * else, test_exciter) */
+  if (host_port(h, "exciter_level") >= 0)
+    HOST_OK(host_set(h, "exciter_level", 0.0f));
   ringing g = {.k = (int)host_get(h, "modes")};
   double guess_f[16], guess_te[16], te_min = INFINITY;
   char sym[32];
