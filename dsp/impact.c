@@ -557,6 +557,14 @@ exciter_point(const impact* im, double* x, double* v)
     modal_point(im->exciter, x, v);
 }
 
+/* the exciter rings freely, heard at its level */
+static void
+ring_exciter(impact* im, int frames, float* out_l, float* out_r, double scale)
+{
+  if (has_exciter(im))
+    modal_ring(im->exciter, frames, out_l, out_r, scale * im->exciter_level);
+}
+
 /* a new flight starts where the hammer is now */
 static void
 land_flight(impact* im)
@@ -1112,11 +1120,17 @@ static bool
 clear_sample(const impact* im, const modal_object* o)
 {
   const double T = 1.0 / im->sample_rate;
-  if (o->audio.step != T || has_exciter(im))
-    return false; /* (the exciter's modes are stepped with the contact) */
+  if (o->audio.step != T)
+    return false;
   const double acc = im->ext_force / im->hammer_mass;
-  const double closing = im->hammer_v + im->speed;
-  const double x_most = im->hammer_x - im->point_x +
+  double closing = im->hammer_v + im->speed, ex = 0.0;
+  if (has_exciter(im)) { /* its point moving at most at its speed bound */
+    double ev, reach, speed;
+    exciter_point(im, &ex, &ev);
+    modal_bounds(im->exciter, &reach, &speed);
+    closing += speed;
+  }
+  const double x_most = im->hammer_x + ex - im->point_x +
                         (closing > 0.0 ? closing * T : 0.0) + 0.5 * acc * T * T;
   return x_most < -1e-15;
 }
@@ -1136,8 +1150,13 @@ free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
   im->hammer_v += acc * T;
   im->point_x = px;
   im->point_v = pv;
-  im->x = im->hammer_x - px;
-  im->v = im->hammer_v - pv;
+  double ex = 0.0, ev = 0.0;
+  if (has_exciter(im)) {
+    ring_exciter(im, 1, out_l, out_r, scale);
+    exciter_point(im, &ex, &ev);
+  }
+  im->x = im->hammer_x + ex - px;
+  im->v = im->hammer_v + ev - pv;
   if (im->law.kind == IMPACT_FELT)
     relax_felt(im, im->felt_sample_decay);
   /* the force history the sub-steps would have left */
@@ -1370,14 +1389,6 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   *out_l += (float)(scale * pl);
   *out_r += (float)(scale * pr);
   im->clock += 1.0;
-}
-
-/* the exciter rings freely, heard at its level */
-static void
-ring_exciter(impact* im, int frames, float* out_l, float* out_r, double scale)
-{
-  if (has_exciter(im))
-    modal_ring(im->exciter, frames, out_l, out_r, scale * im->exciter_level);
 }
 
 /* The object is touched or heard elsewhere (modal_set_shapes()): the
