@@ -98,18 +98,56 @@ offset_at(rolling* r, double distance)
          e * radius * cos(distance / radius);
 }
 
+/* whether the ball has modes of its own */
+static bool
+has_exciter(const rolling* r)
+{
+  return r->exciter && r->exciter->count > 0;
+}
+
+/* the ball's own displacement and velocity where it touches (0: rigid) */
+static void
+exciter_point(const rolling* r, double* x, double* v)
+{
+  *x = *v = 0.0;
+  if (has_exciter(r))
+    modal_point(r->exciter, x, v);
+}
+
+void
+rolling_set_exciter(rolling* r, modal_object* exciter, double level)
+{
+  r->exciter = exciter;
+  r->exciter_level = level;
+  r->substeps = 0; /* its coefficients at the sub-step */
+  r->carried = false;
+}
+
+double
+rolling_exciter_unrest(const rolling* r)
+{
+  if (!has_exciter(r))
+    return 0.0;
+  double reach, speed;
+  modal_bounds_about(r->exciter, -r->weight, &reach, &speed);
+  return r->exciter_level * r->exciter->pickup_bound * speed;
+}
+
 void
 rolling_place(rolling* r, modal_object* o)
 {
-  /* the object has long borne the ball's weight */
+  /* the object has long borne the ball's weight, and the ball it back */
   modal_press(o, r->weight);
-  double px, pv;
+  if (has_exciter(r))
+    modal_press(r->exciter, -r->weight);
+  double px, pv, ex, ev;
   modal_point(o, &px, &pv);
+  exciter_point(r, &ex, &ev);
   r->offset = offset_at(r, r->distance);
   r->point_shift = 0.0;
   r->point_known = false;
-  r->ball_x = static_compression(r) + px - r->offset;
-  r->ball_v = pv;
+  r->ball_x = static_compression(r) + px - r->offset - ex;
+  r->ball_v = pv - ev;
   r->force = r->force_prev = r->force_prev2 = r->weight;
   r->carried = false;
 }
@@ -132,19 +170,29 @@ rolling_reset(rolling* r, modal_object* o)
   r->carried = false;
   r->mean_force = r->contact_fraction = 0.0;
   modal_reset(o);
+  if (r->exciter)
+    modal_reset(r->exciter);
 }
 
 double
 rolling_unrest(const rolling* r, const modal_object* o)
 {
+  double ex, ev, reach, speed = 0.0;
+  exciter_point(r, &ex, &ev);
+  if (has_exciter(r))
+    modal_bounds_about(r->exciter, -r->weight, &reach, &speed);
+  /* the ball's own vibration meets the object's at the contact */
   return impact_body_unrest(&r->law, r->weight, r->ball_mass,
-                            r->ball_x + r->offset, r->ball_v, o);
+                            r->ball_x + r->offset + ex, r->ball_v + ev, o) +
+         speed;
 }
 
 void
 rolling_settle(rolling* r, modal_object* o)
 {
   modal_reset(o);
+  if (r->exciter)
+    modal_reset(r->exciter);
   rolling_place(r, o);
   r->mean_force = r->weight; /* what the meters see of a ball at rest */
   r->contact_fraction = r->weight > 0.0 ? 1.0 : 0.0;
@@ -155,7 +203,8 @@ rolling_is_finite(const rolling* r)
 {
   return isfinite(r->ball_x) && isfinite(r->ball_v) && isfinite(r->force) &&
          isfinite(r->force_prev) && isfinite(r->force_prev2) &&
-         isfinite(r->offset) && isfinite(r->distance) && isfinite(r->speed);
+         isfinite(r->offset) && isfinite(r->distance) && isfinite(r->speed) &&
+         (!r->exciter || modal_is_finite(r->exciter));
 }
 
 void
@@ -179,7 +228,12 @@ static void
 choose_substeps(rolling* r, const modal_object* o)
 {
   const double x = static_compression(r);
-  const double m_eff = 1.0 / (1.0 / r->ball_mass + 1.0 / modal_point_mass(o));
+  /* the ball's side: its mass and its own modes' in series at the point */
+  const double ball =
+      has_exciter(r)
+          ? 1.0 / (1.0 / r->ball_mass + 1.0 / modal_point_mass(r->exciter))
+          : r->ball_mass;
+  const double m_eff = 1.0 / (1.0 / ball + 1.0 / modal_point_mass(o));
   int m = 1;
   if (x > 0.0) {
     const double k_lin =
@@ -191,6 +245,9 @@ choose_substeps(rolling* r, const modal_object* o)
   }
   if (m != r->substeps) {
     modal_coeffs_compute(o, 1.0 / (r->sample_rate * m), &r->sub);
+    if (has_exciter(r))
+      modal_coeffs_compute(r->exciter, 1.0 / (r->sample_rate * m),
+                           &r->exciter_sub);
     r->carried = false;
   }
   r->substeps = m;
@@ -238,7 +295,16 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
    * response the compression responds to F by kx ([ch8] eq 8.32) */
   const double hx = h * h / (2.0 * r->ball_mass);
   const double hv = h / r->ball_mass;
-  const double kx = -(hx + r->sub.sum_bx);
+  /* the ball's own modes take -F where it touches, a step behind as in
+   * impact (modal_correct_predict()), made whole at every sample's end to
+   * be heard */
+  const bool exciting = has_exciter(r);
+  modal_object* eo = r->exciter;
+  const modal_coeffs* ce = exciting ? &r->exciter_sub : NULL;
+  const double e_bx = exciting ? ce->sum_bx : 0.0;
+  const double kx = -(hx + r->sub.sum_bx + e_bx);
+  double ex, ev;
+  exciter_point(r, &ex, &ev);
   const double dv_max = r->accel * h;
 
   /* the modes take each step's force in the pass that moves them freely
@@ -250,7 +316,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
     modal_point(o, &r->point_x, &pv);
     modal_next(o, &r->sub, &r->next_x, &r->next_v, &r->next_l, &r->next_r);
     r->pending = 0.0;
-    r->x0 = r->ball_x - r->point_x + r->offset;
+    r->x0 = r->ball_x + ex - r->point_x + r->offset;
     r->turn_c = cos(r->distance / radius);
     r->turn_s = sin(r->distance / radius);
     r->carried = true;
@@ -266,7 +332,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   double turn_travel = 0.0, cq = 1.0, sq = 0.0; /* the turn of one step */
   const double e = ROLLING_MAX_ECCENTRICITY * r->asymmetry * radius;
   for (int t = 0; t < frames; ++t) {
-    double left = 0.0, right = 0.0;
+    double left = 0.0, right = 0.0, e_force = 0.0;
     for (int s = 0; s < m; ++s) {
       /* the rolling speed, moving to its target at bounded acceleration */
       const double dv = r->target - r->speed;
@@ -295,7 +361,11 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
       modal_advance_point(o, &r->sub, pending - applied, &next_x, &next_v,
                           &next_l, &next_r);
       applied = 0.0;
-      const double dx_free = ball_dx - (px_free - px) + (offset - r->offset);
+      double ex_free = ex, ev_free; /* (its velocity: unused) */
+      if (exciting)
+        modal_correct_predict(eo, ce, e_force, &ex_free, &ev_free, NULL, NULL);
+      const double dx_free =
+          ball_dx + (ex_free - ex) - (px_free - px) + (offset - r->offset);
 
       const impact_solution sol = impact_solve_series(
           &r->law, &r->series, x0, dx_free, kx, h,
@@ -309,12 +379,23 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
       right = pr_free + r->sub.sum_right_bv * f;
       r->ball_v = ball_v - hv * f;
       r->ball_x += ball_dx - hx * f;
+      if (exciting) {
+        e_force = -f;
+        ex = ex_free - e_bx * f;
+      }
       r->offset = offset;
       r->force_prev2 = r->force_prev;
       r->force_prev = r->force;
       r->force = f;
       force_sum += f;
       x0 += dx_free + kx * f;
+    }
+    if (exciting) { /* whole again, and heard */
+      modal_correct(eo, ce, e_force);
+      double el, er;
+      modal_pickups(eo, &el, &er);
+      left += r->exciter_level * el;
+      right += r->exciter_level * er;
     }
     out_l[t] += (float)(scale * left);
     out_r[t] += (float)(scale * right);

@@ -57,6 +57,11 @@ enum { ROLLING_MAX_SUBSTEPS = 16 };
 
 typedef struct rolling {
   modal_coeffs sub; /* object coefficients for the sub-step */
+  /* The ball's own modes (rolling_set_exciter(); as impact's exciter),
+   * or NULL: a rigid ball; its coefficients for the sub-step */
+  modal_object* exciter;
+  double exciter_level;
+  modal_coeffs exciter_sub;
   surface ground;
   impact_law law;
   impact_series series; /* of law.alpha, for the solve */
@@ -115,6 +120,14 @@ void rolling_place(rolling* r, modal_object* o);
 void rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
                      float* out_r, double scale);
 void rolling_object_changed(rolling* r);
+
+/* The ball's own modes (a modal object of the ball's mass, touching where
+ * the ball does; NULL or no modes: a rigid ball, rendered exactly as
+ * without), heard with `level` times its pickups; call again when its
+ * table changes. */
+void rolling_set_exciter(rolling* r, modal_object* exciter, double level);
+/* What the ball's own pickups give the output, bounded (0 without). */
+double rolling_exciter_unrest(const rolling* r);
 
 /* Everything back to the start: the surface from its beginning, the
  * object at rest, the ball off it (rolling_place() puts it down). */

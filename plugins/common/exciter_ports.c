@@ -18,15 +18,15 @@
       CONTROL("exciter_mode" #i "_gain", "Exciter mode " #i " gain",           \
               "exciter_mode" #i, UNIT_COEF, 0, 1, 1, 0,                        \
               "How strongly the touching point drives the exciter's mode "     \
-              "(hammer mass / modal mass); 0 leaves the mode out.")
+              "(exciter mass / modal mass); 0 leaves the mode out.")
 
 const port_info exciter_ports[EXCITER_N_PORTS] = {
     CONTROL("exciter_modes", "Exciter modes", "exciter_body", NULL, 0, 0,
             EXCITER_MAX_MODES, PORT_INTEGER,
-            "How many of the exciter's modes take part: 0, a rigid hammer "
-            "(inertia without a voice); more, a beater, clapper or rod that "
-            "rings and yields as it strikes ([ch8] 8.3.1: two modal bodies "
-            "in contact)."),
+            "How many of the exciter's modes take part: 0, a rigid hammer or "
+            "ball (inertia without a voice); more, a beater, clapper, rod or "
+            "hollow ball that rings and yields as it touches ([ch8] 8.3.1: "
+            "two modal bodies in contact)."),
     CONTROL("exciter_level", "Exciter level", "exciter_body", UNIT_COEF, 0, 1,
             4, 0,
             "How loud the exciter's own ring is, relative to the object's "

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The exciter's own modes (dsp/impact.h, impact_set_exciter()): the
- * hammer, beater or clapper as a modal object of up to
- * EXCITER_MAX_MODES modes, heard through its own pickups.  Its mass is the
- * instrument's hammer mass; its modes do not follow the note (one beater
- * plays every key).
+ * The exciter's own modes (dsp/impact.h, impact_set_exciter(); dsp/
+ * rolling.h, rolling_set_exciter()): the hammer, beater, clapper or ball
+ * as a modal object of up to EXCITER_MAX_MODES modes, heard through its
+ * own pickups.  Its mass is the instrument's hammer or ball mass; its
+ * modes do not follow the note (one beater plays every key).
  */
 #ifndef CONTACT_EXCITER_PORTS_H
 #define CONTACT_EXCITER_PORTS_H

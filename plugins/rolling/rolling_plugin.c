@@ -26,7 +26,8 @@
 typedef struct rolling_voice {
   rolling contact;
   modal_object object;
-  bool stopping; /* the key is up */
+  modal_object exciter; /* the ball's own modes (exciter_ports.h) */
+  bool stopping;        /* the key is up */
 } rolling_voice;
 
 typedef struct rolling_settings {
@@ -55,7 +56,10 @@ voice_init(instrument* in, int v)
 {
   rolling_voice* rv = voice(in, v);
   modal_init(&rv->object, in->host.sample_rate);
+  modal_init(&rv->exciter, in->host.sample_rate);
+  modal_set_width(&rv->exciter, 0.0); /* heard where it touches */
   rolling_init(&rv->contact, in->host.sample_rate, 0xB0A1u + (uint64_t)v);
+  rolling_set_exciter(&rv->contact, &rv->exciter, 1.0);
   rv->stopping = true;
 }
 
@@ -73,8 +77,13 @@ controls(instrument* in)
   const impact_law law = {.stiffness = c[ROLLING_STIFFNESS],
                           .alpha = c[ROLLING_ALPHA],
                           .mu = c[ROLLING_MU]};
+  const double level = c[ROLLING_EXCITER + EXCITER_LEVEL];
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
-    rolling* r = &voice(in, v)->contact;
+    rolling_voice* rv = voice(in, v);
+    rolling* r = &rv->contact;
+    if (exciter_from_ports(&rv->exciter, c + ROLLING_EXCITER, s->mass) ||
+        level != r->exciter_level)
+      rolling_set_exciter(r, &rv->exciter, level);
     rolling_set_law(r, law);
     rolling_set_ball(r, s->mass, 1e-3 * c[ROLLING_BALL_RADIUS], r->weight);
     rolling_set_surface(r, c[ROLLING_ROUGHNESS],
@@ -117,7 +126,7 @@ unrest(instrument* in, int v, bool* driven)
   const rolling* r = &voice(in, v)->contact;
   *driven = r->speed > 0.0 || r->target > 0.0;
   const modal_object* o = &voice(in, v)->object;
-  return o->pickup_bound * rolling_unrest(r, o);
+  return o->pickup_bound * rolling_unrest(r, o) + rolling_exciter_unrest(r);
 }
 
 static bool

@@ -82,5 +82,5 @@ const plugin_info rolling_info = {
     ports,
     ROLLING_OBJECT,
     object_defaults,
-    {{path_ports, PATH_N_PORTS}},
+    {{path_ports, PATH_N_PORTS}, {exciter_ports, EXCITER_N_PORTS}},
 };
