@@ -981,8 +981,8 @@ draw_impact(const ui_state* s, cairo_t* cr, ui_rect r)
 /* The felt ([borin] eq 1): its static force against compression, the
  * compressions of the softest and strongest blows (dashed), K at y0, and
  * the last strike's peak force where the static felt bears it.  A
- * hysteretic felt's release branch (curve_y2) is drawn under it when it
- * is there, closing the loop. */
+ * hysteretic felt's loop in the strongest blow is drawn under it when
+ * there is one (not while the ports offer no hysteresis). */
 static void
 draw_felt(const ui_state* s, cairo_t* cr, ui_rect r)
 {
@@ -1008,7 +1008,7 @@ draw_felt(const ui_state* s, cairo_t* cr, ui_rect r)
   cairo_set_dash(cr, NULL, 0, 0);
   cairo_set_line_width(cr, 2.0);
   colour(cr, material_colour[UI_GLASS], 1.0);
-  curve(cr, &x, &y, s->curve_x, s->curve_y2, n);
+  curve(cr, &x, &y, s->felt_loop_x, s->felt_loop_f, s->n_felt_loop);
   colour(cr, text, 1.0);
   curve(cr, &x, &y, s->curve_x, s->curve_y, n);
   if (s->felt.y0 < reach)

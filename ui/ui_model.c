@@ -443,6 +443,24 @@ ui_felt_blow_compression(const felt_law* law, double mass, double v)
   return 0.5 * (lo + hi);
 }
 
+void
+ui_felt_loop(const felt_law* law, double x_max, double duration, int n,
+             double* x, double* f)
+{
+  const felt_step step = felt_step_of(law, duration / n);
+  double q = 0.0; /* relaxed: no memory of a force */
+  x[0] = 0.0;
+  f[0] = 0.0;
+  for (int k = 1; k <= n; ++k) {
+    /* mirrored steps meet the same compressions: sin(pi k / n) is
+     * computed from the nearer end */
+    const int j = k <= n / 2 ? k : n - k;
+    x[k] = x_max * sin(UI_PI * j / n);
+    f[k] = felt_step_force(law, &step, q, x[k - 1], x[k]);
+    q = felt_step_memory(law, &step, q, x[k - 1], x[k]);
+  }
+}
+
 /* ---- the object's shape ------------------------------------------------- */
 
 static double

@@ -154,6 +154,17 @@ double ui_surface_cutoff_hz(const ui_surface* s);
  * (no loss: the deepest the static felt is pressed by that blow). */
 double ui_felt_blow_compression(const felt_law* law, double mass, double v);
 
+/* A hysteretic felt's loop ([borin] 5, dsp/felt.h): its force along a
+ * compression to x_max and back, x(t) = x_max sin(pi t / duration),
+ * stepped as the contact steps it (felt_step_of(), felt_step_force(),
+ * felt_step_memory()) in n steps (n even) from a relaxed felt: x[0..n],
+ * f[0..n], f[k] the step's force into x[k] (f[0] = 0).  Step n + 1 - k of
+ * the release spans step k's compressions backwards; with epsilon 0 the
+ * two forces are equal (the static law both ways), with epsilon > 0 the
+ * release is the lower: the loop's area is the energy the felt takes. */
+void ui_felt_loop(const felt_law* law, double x_max, double duration, int n,
+                  double* x, double* f);
+
 /* ---- the object's shape (dsp/shape.h, dsp/place.h) ------------------------
  * The object panel draws the object in a rectangle: a 1-D object
  * (string, bar, a table's shapes along x) as a horizontal strip, x from 0

@@ -276,10 +276,10 @@ log_between(double lo, double hi, int k, int n)
 /* The felt's static force f(x) ([borin] eq 1, felt_force()) from 0 to a
  * quarter past the compression of the strongest blow (a few y0 when that
  * is not known), as the plugin takes the law from the ports
- * (law_from_ports()).  The release branch of a hysteretic felt's loop
- * goes in curve_y2 at the same compressions once its ports exist
- * (epsilon, tau: dsp/felt.h's felt_step); until then it is NAN, not
- * drawn. */
+ * (law_from_ports()); and a hysteretic felt's loop in the strongest blow,
+ * over the last strike's contact time (else 4 tau).  The ports offer no
+ * hysteresis yet (law_ports.h): epsilon is 0 and there is no loop until
+ * they do. */
 static void
 refresh_felt(ui_state* s, double mass, double v_min, double v_max)
 {
@@ -297,6 +297,13 @@ refresh_felt(ui_state* s, double mass, double v_min, double v_max)
     s->curve_x[k] = x;
     s->curve_y[k] = felt_force(&s->felt, x);
     s->curve_y2[k] = NAN;
+  }
+  s->n_felt_loop = 0;
+  if (s->felt.epsilon > 0.0 && s->felt.tau > 0.0 && s->felt_blow[1] > 0.0) {
+    const double t_c = 1e-3 * ui_value(s, "contact_time");
+    ui_felt_loop(&s->felt, s->felt_blow[1], t_c > 0.0 ? t_c : 4.0 * s->felt.tau,
+                 UI_FELT_LOOP, s->felt_loop_x, s->felt_loop_f);
+    s->n_felt_loop = UI_FELT_LOOP + 1;
   }
 }
 

@@ -38,8 +38,8 @@ enum {
 enum { UI_UNDO_DEPTH = 64 };
 /* Ports one edit may change (a mode's gain and the mode count). */
 enum { UI_EDIT_PORTS = 3 };
-/* Points of the contact panel's curves. */
-enum { UI_CURVE_POINTS = 96 };
+/* Points of the contact panel's curves, and steps of a felt's loop. */
+enum { UI_CURVE_POINTS = 96, UI_FELT_LOOP = 2 * UI_CURVE_POINTS };
 /* The object panel's picture of a mode: samples along a strip, texels
  * of a square or a disc's square (a disc's corners are NAN), and the
  * most nodes marked on a strip. */
@@ -111,14 +111,17 @@ typedef struct ui_state {
   double cutoff; /* rolling: the ball's cut-off, Hz */
   bool curve_stale;
   /* impact with a felt (the contact_law port, `law` on, or -1 without):
-   * the curve is the felt's force (N) against compression (m) instead,
-   * curve_y2 its release branch where the felt is hysteretic (NAN while
-   * the ports offer no hysteresis: the static law is drawn alone), and
-   * felt_blow the compressions of the softest and strongest blows */
+   * the curve is the felt's static force (N) against compression (m)
+   * instead, felt_blow the compressions of the softest and strongest
+   * blows, and the loop a hysteretic felt traces in the strongest blow
+   * (ui_felt_loop(); none, n_felt_loop 0, while the ports offer no
+   * hysteresis: epsilon is 0) */
   int law;
   bool felt_curve;
   felt_law felt;
   double felt_blow[2];
+  double felt_loop_x[UI_FELT_LOOP + 1], felt_loop_f[UI_FELT_LOOP + 1];
+  int n_felt_loop;
 
   /* the parameter rows: port indices, in table order; the first n_list
    * in the list, the rest (the place group's, but for the handles) at
