@@ -524,10 +524,39 @@ start_mode_drag(ui* u, int m, double x, double y)
   ui_state_begin_edit(&u->s);
 }
 
+/* whether (x, y) is in the exciter's strip (or the tick labels under it):
+ * its presses and wheel go to the exciter's bars alone */
+static bool
+in_exciter(const ui* u, double x, double y)
+{
+  const ui_rect r = u->s.layout.exciter_plot;
+  return u->s.exciter >= 0 && ui_rect_contains(u->s.layout.modes, x, y) &&
+         y >= r.y - 2;
+}
+
+/* A press on the exciter's bars: select one and drag it (they are always
+ * its ports, so always editable). */
+static void
+press_exciter(ui* u, double x, double y)
+{
+  const int m = ui_state_select_exciter(&u->s, x, y, hit_slop);
+  redraw_areas(u, UI_AREA_MODES | UI_AREA_MATERIAL | UI_AREA_OBJECT);
+  if (m < 0)
+    return;
+  u->s.drag = (ui_drag){.kind = UI_DRAG_EXCITER, .index = m, .x0 = x, .y0 = y};
+  u->s.drag.start[0] = u->s.value[ui_state_exciter_port(&u->s, m, 0)];
+  u->s.drag.start[1] = u->s.value[ui_state_exciter_port(&u->s, m, 2)];
+  ui_state_begin_edit(&u->s);
+}
+
 static void
 press_modes(ui* u, double x, double y)
 {
   ui_state_refresh(&u->s);
+  if (in_exciter(u, x, y)) {
+    press_exciter(u, x, y);
+    return;
+  }
   const ui_mode_view v = ui_state_mode_view(&u->s);
   const int m =
       ui_mode_hit(&v, u->s.modes, u->s.n_modes, x, y, hit_slop, u->s.selected);
@@ -537,6 +566,7 @@ press_modes(ui* u, double x, double y)
   u->s.last_press_mode = m;
   u->s.last_press_time = double_click ? 0.0 : t;
   u->s.selected = m;
+  u->s.exciter_selected = -1;
   redraw_areas(u, UI_AREA_MODES | UI_AREA_MATERIAL | UI_AREA_OBJECT);
   if (double_click)
     ui_state_toggle_mode(&u->s, m);
@@ -666,6 +696,8 @@ on_motion(void* handle, double x, double y, unsigned modifiers)
       ui_state_edit_port(
           &u->s, gain,
           (float)ui_drag_value(&v.gain, ui_port(&u->s, gain), d->start[1], dy));
+  } else if (d->kind == UI_DRAG_EXCITER) {
+    ui_state_drag_exciter(&u->s, d->index, d->start, dx, dy);
   } else if (d->kind == UI_DRAG_HANDLE) {
     ui_state_drag_handle(&u->s, (ui_handle)d->index, &d->place, dx, dy);
   } else {
@@ -685,7 +717,15 @@ on_scroll(void* handle, double x, double y, double dy, unsigned modifiers)
   (void)modifiers;
   const int steps = dy > 0 ? 1 : -1;
   int index = -1;
-  if (ui_rect_contains(u->s.layout.modes, x, y) && ui_state_editable(&u->s)) {
+  if (in_exciter(u, x, y)) {
+    /* the decay of the exciter's mode under the pointer, or the selected */
+    ui_state_refresh(&u->s);
+    int m = ui_state_select_exciter(&u->s, x, y, hit_slop);
+    if (m < 0)
+      m = u->s.exciter_selected;
+    index = ui_state_exciter_port(&u->s, m, 1);
+  } else if (ui_rect_contains(u->s.layout.modes, x, y) &&
+             ui_state_editable(&u->s)) {
     /* the decay of the mode under the pointer, or of the selected one */
     ui_state_refresh(&u->s);
     const ui_mode_view v = ui_state_mode_view(&u->s);
@@ -695,6 +735,7 @@ on_scroll(void* handle, double x, double y, double dy, unsigned modifiers)
       m = u->s.selected;
     if (m >= 0) {
       u->s.selected = m;
+      u->s.exciter_selected = -1;
       index = u->s.object + OBJECT_MODE_DECAY(m);
     }
   } else {
@@ -718,6 +759,7 @@ select_step(ui* u, int step)
     return;
   int m = u->s.selected < 0 ? 0 : u->s.selected + step;
   u->s.selected = m < 0 ? 0 : m >= u->s.n_modes ? u->s.n_modes - 1 : m;
+  u->s.exciter_selected = -1;
   redraw_areas(u, UI_AREA_MODES | UI_AREA_MATERIAL | UI_AREA_OBJECT);
 }
 

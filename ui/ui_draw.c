@@ -155,9 +155,10 @@ plot_frame(cairo_t* cr, ui_rect r)
   cairo_fill(cr);
 }
 
-/* vertical grid lines and labels at 1-2-5 steps of a log frequency axis */
+/* vertical grid lines and labels at 1-2-5 steps of a log frequency axis,
+ * the labels under `r` (or none: a plot above another on the same axis) */
 static void
-frequency_grid(cairo_t* cr, const ui_axis* a, ui_rect r)
+frequency_lines(cairo_t* cr, const ui_axis* a, ui_rect r, bool labels)
 {
   static const double ticks[] = {20,   50,   100,  200,   500,
                                  1000, 2000, 5000, 10000, 20000};
@@ -179,6 +180,8 @@ frequency_grid(cairo_t* cr, const ui_axis* a, ui_rect r)
       cairo_move_to(cr, x, r.y);
       cairo_line_to(cr, x, r.y + r.h);
       cairo_stroke(cr);
+      if (!labels)
+        continue;
       char s[16];
       if (ticks[i] >= 1000)
         snprintf(s, sizeof(s), "%gk", ticks[i] / 1000);
@@ -200,6 +203,12 @@ frequency_grid(cairo_t* cr, const ui_axis* a, ui_rect r)
       right[shown++] = x1;
       label(cr, x, r.y + r.h + 13, 10, false, CENTRE, dim, s);
     }
+}
+
+static void
+frequency_grid(cairo_t* cr, const ui_axis* a, ui_rect r)
+{
+  frequency_lines(cr, a, r, true);
 }
 
 /* horizontal grid lines at decades of a log axis, labelled in `unit` */
@@ -345,6 +354,61 @@ draw_spectrum(const ui_state* s, cairo_t* cr, const ui_axis* freq, ui_rect r)
   cairo_fill(cr);
 }
 
+/* a bar of the mode editor: filled when it sounds, an outline when it is
+ * left out (gain 0, or past its count) */
+static void
+mode_bar(cairo_t* cr, ui_rect b, rgb c, bool sounds, double alpha)
+{
+  if (sounds) {
+    colour(cr, c, alpha);
+    rect_path(cr, b);
+    cairo_fill(cr);
+    return;
+  }
+  colour(cr, dim, 0.8);
+  cairo_set_line_width(cr, 1.0);
+  rect_path(cr, (ui_rect){b.x + 0.5, b.y - 3.5, b.w - 1, b.h + 3});
+  cairo_stroke(cr);
+}
+
+/* The exciter's modes (the hammer's own, exciter_ports.h): a smaller bar
+ * set in a strip under the object's modes, on their frequency axis; the
+ * bars past the Exciter modes count outlined, as the object's are. */
+static void
+draw_exciter(const ui_state* s, cairo_t* cr)
+{
+  const ui_rect r = s->layout.exciter_plot;
+  const ui_mode_view v = ui_state_exciter_view(s);
+  plot_frame(cr, r);
+  frequency_lines(cr, &v.freq, r, true);
+  /* its name and how many of its modes take part, left of the strip
+   * (full-gain bars fill the strip itself) */
+  char count[32];
+  if (s->exciter_taking_part > 0)
+    snprintf(count, sizeof(count), "%d of %d", s->exciter_taking_part,
+             s->n_exciter);
+  else
+    snprintf(count, sizeof(count), "rigid");
+  label(cr, r.x - 4, r.y + 11, 10, false, RIGHT, dim, "exciter");
+  label(cr, r.x - 4, r.y + r.h - 2, 10, false, RIGHT, dim, count);
+  cairo_save(cr);
+  rect_path(cr, r);
+  cairo_clip(cr);
+  for (int i = 0; i < s->n_exciter; ++i) {
+    const ui_mode* m = &s->exciter_modes[i];
+    mode_bar(cr, ui_mode_bar(&v, m), material_colour[mode_material(m)],
+             m->enabled && m->gain > 0, 0.9);
+  }
+  if (s->exciter_selected >= 0 && s->exciter_selected < s->n_exciter) {
+    const ui_rect b = ui_mode_bar(&v, &s->exciter_modes[s->exciter_selected]);
+    colour(cr, accent, 1.0);
+    cairo_set_line_width(cr, 1.5);
+    cairo_rectangle(cr, b.x - 1.5, b.y - 1.5, b.w + 3, b.h + 3);
+    cairo_stroke(cr);
+  }
+  cairo_restore(cr);
+}
+
 static void
 draw_modes(const ui_state* s, cairo_t* cr)
 {
@@ -358,7 +422,8 @@ draw_modes(const ui_state* s, cairo_t* cr)
   const ui_rect r = l->modes_plot;
   plot_frame(cr, r);
   const ui_mode_view v = ui_state_mode_view(s);
-  frequency_grid(cr, &v.freq, r);
+  const bool exciter = s->exciter >= 0;
+  frequency_lines(cr, &v.freq, r, !exciter);
   for (int k = 1; k <= 4; ++k) {
     const double y = floor(ui_axis_to_px(&v.gain, 0.25 * k * v.gain.hi)) + 0.5;
     colour(cr, grid, 1.0);
@@ -369,7 +434,10 @@ draw_modes(const ui_state* s, cairo_t* cr)
     snprintf(t, sizeof(t), "%.2g", 0.25 * k * v.gain.hi);
     label(cr, r.x - 4, y + 4, 10, false, RIGHT, dim, t);
   }
-  label(cr, r.x - 4, r.y + r.h + 13, 10, false, RIGHT, dim, "Hz");
+  const ui_rect under = exciter ? l->exciter_plot : r;
+  label(cr, under.x - 4, under.y + under.h + 13, 10, false, RIGHT, dim, "Hz");
+  if (exciter)
+    draw_exciter(s, cr);
 
   cairo_save(cr);
   rect_path(cr, r);
@@ -389,16 +457,9 @@ draw_modes(const ui_state* s, cairo_t* cr)
       colour(cr, c, 0.95);
       rect_path(cr, (ui_rect){b.x, b.y + b.h - heard, b.w, heard});
       cairo_fill(cr);
-    } else if (m->enabled && m->gain > 0) {
-      colour(cr, c, 0.9);
-      rect_path(cr, b);
-      cairo_fill(cr);
     } else {
       /* left out: an outline, and a tick at the axis when gain is 0 */
-      colour(cr, dim, 0.8);
-      cairo_set_line_width(cr, 1.0);
-      rect_path(cr, (ui_rect){b.x + 0.5, b.y - 3.5, b.w - 1, b.h + 3});
-      cairo_stroke(cr);
+      mode_bar(cr, b, c, m->enabled && m->gain > 0, 0.9);
     }
   }
   if (s->selected >= 0 && s->selected < s->n_modes) {
@@ -412,7 +473,13 @@ draw_modes(const ui_state* s, cairo_t* cr)
 
   /* the selected mode's numbers, or how to edit */
   char info[192];
-  if (s->selected >= 0 && s->selected < s->n_modes) {
+  if (s->exciter_selected >= 0 && s->exciter_selected < s->n_exciter) {
+    const ui_mode* m = &s->exciter_modes[s->exciter_selected];
+    snprintf(info, sizeof(info),
+             "Exciter mode %d: %.2f Hz  %.4g ms  q %.0f  gain %.3f%s",
+             s->exciter_selected + 1, m->freq, m->decay * 1e3, ui_mode_q(m),
+             m->gain, m->enabled ? "" : "  (past Exciter modes)");
+  } else if (s->selected >= 0 && s->selected < s->n_modes) {
     const ui_mode* m = &s->modes[s->selected];
     char heard[32] = "";
     if (s->shapes)
@@ -431,7 +498,7 @@ draw_modes(const ui_state* s, cairo_t* cr)
                  : "a table file: clear it to edit the 16 mode ports");
   }
   label(cr, l->modes.x + 8, l->modes.y + 29, 10.5, false, LEFT,
-        s->selected >= 0 ? accent : dim, info);
+        s->selected >= 0 || s->exciter_selected >= 0 ? accent : dim, info);
 }
 
 /* ---- the object panel
@@ -911,6 +978,69 @@ draw_impact(const ui_state* s, cairo_t* cr, ui_rect r)
   meter_line(s, cr, r.x + 120, ly + 15, "rebound_velocity", "");
 }
 
+/* The felt ([borin] eq 1): its static force against compression, the
+ * compressions of the softest and strongest blows (dashed), K at y0, and
+ * the last strike's peak force where the static felt bears it.  A
+ * hysteretic felt's loop in the strongest blow is drawn under it when
+ * there is one (not while the ports offer no hysteresis). */
+static void
+draw_felt(const ui_state* s, cairo_t* cr, ui_rect r)
+{
+  const int n = UI_CURVE_POINTS;
+  const double reach = s->curve_x[n - 1];
+  const ui_axis x = {0.0, reach, r.x, r.x + r.w, false};
+  double f_peak = 1e-9;
+  for (int k = 0; k < n; ++k)
+    f_peak = fmax(f_peak, s->curve_y[k]);
+  const ui_axis y = {0.0, 1.1 * f_peak, r.y + r.h, r.y, false};
+  cairo_save(cr);
+  rect_path(cr, r);
+  cairo_clip(cr);
+  cairo_set_line_width(cr, 1.0);
+  colour(cr, accent, 0.8);
+  cairo_set_dash(cr, (const double[]){4, 3}, 2, 0);
+  for (int b = 0; b < 2; ++b) {
+    const double px = floor(ui_axis_to_px(&x, s->felt_blow[b])) + 0.5;
+    cairo_move_to(cr, px, r.y);
+    cairo_line_to(cr, px, r.y + r.h);
+  }
+  cairo_stroke(cr);
+  cairo_set_dash(cr, NULL, 0, 0);
+  cairo_set_line_width(cr, 2.0);
+  colour(cr, material_colour[UI_GLASS], 1.0);
+  curve(cr, &x, &y, s->felt_loop_x, s->felt_loop_f, s->n_felt_loop);
+  colour(cr, text, 1.0);
+  curve(cr, &x, &y, s->curve_x, s->curve_y, n);
+  if (s->felt.y0 < reach)
+    dot(cr, ui_axis_to_px(&x, s->felt.y0), ui_axis_to_px(&y, s->felt.k), 3.5,
+        accent);
+  const double peak = ui_value(s, "peak_force");
+  if (peak > 0) {
+    const felt_law bare = {s->felt.k, s->felt.y0, s->felt.eta, 0.0, 0.0};
+    const double xp = felt_static_compression(&bare, peak);
+    dot(cr, ui_axis_to_px(&x, fmin(xp, reach)),
+        ui_axis_to_px(&y, fmin(peak, y.hi)), 4.5, live);
+  }
+  cairo_restore(cr);
+  char t[48];
+  snprintf(t, sizeof(t), "%.3g N", y.hi);
+  label(cr, r.x - 4, r.y + 8, 10, false, RIGHT, dim, t);
+  label(cr, r.x - 4, r.y + r.h, 10, false, RIGHT, dim, "0");
+  label(cr, r.x, r.y + r.h + 13, 10, false, CENTRE, dim, "0");
+  snprintf(t, sizeof(t), "%.3g mm", reach * 1e3);
+  label(cr, r.x + r.w, r.y + r.h + 13, 10, false, CENTRE, dim, t);
+  label(cr, r.x + 0.5 * r.w, r.y + r.h + 13, 10, false, CENTRE, dim,
+        "compression (dashed: blows 1, 127)");
+  snprintf(t, sizeof(t), "K at y0");
+  label(cr, r.x + r.w + 4, r.y + 8, 10, false, LEFT, accent, t);
+  const double ly = r.y + r.h + 42;
+  label(cr, r.x - 42, ly - 15, 10, false, LEFT, dim, "last strike (the dot):");
+  meter_line(s, cr, r.x - 42, ly, "contact_time", "");
+  meter_line(s, cr, r.x + 120, ly, "impact_velocity", "");
+  meter_line(s, cr, r.x - 42, ly + 15, "peak_force", "");
+  meter_line(s, cr, r.x + 120, ly + 15, "rebound_velocity", "");
+}
+
 static void
 draw_friction(const ui_state* s, cairo_t* cr, ui_rect r)
 {
@@ -1024,12 +1154,17 @@ draw_contact(const ui_state* s, cairo_t* cr)
       [UI_PANEL_FRICTION] = "Contact: friction against slip (Stribeck)",
       [UI_PANEL_ROLLING] = "Contact: surface and ball",
   };
-  panel_box(cr, l->contact, titles[s->panel]);
+  panel_box(cr, l->contact,
+            s->felt_curve ? "Contact: felt force against compression"
+                          : titles[s->panel]);
   const ui_rect r = l->contact_plot;
   plot_frame(cr, r);
   switch (s->panel) {
   case UI_PANEL_IMPACT:
-    draw_impact(s, cr, r);
+    if (s->felt_curve)
+      draw_felt(s, cr, r);
+    else
+      draw_impact(s, cr, r);
     break;
   case UI_PANEL_FRICTION:
     draw_friction(s, cr, r);

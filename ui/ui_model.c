@@ -418,6 +418,49 @@ ui_surface_cutoff_hz(const ui_surface* s)
   return s->speed * k_c / (2.0 * UI_PI);
 }
 
+double
+ui_felt_blow_compression(const felt_law* law, double mass, double v)
+{
+  const double energy = 0.5 * mass * v * v;
+  if (!(energy > 0.0) || !(law->k > 0.0) || !(law->y0 > 0.0))
+    return 0.0;
+  /* P grows without bound from 0: bracket the root by doubling, then
+   * bisect to the last bit */
+  double lo = 0.0, hi = law->y0;
+  for (int k = 0; k < 200 && felt_potential(law, hi) < energy; ++k) {
+    lo = hi;
+    hi *= 2.0;
+  }
+  for (int k = 0; k < 200; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi)
+      break;
+    if (felt_potential(law, mid) < energy)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+void
+ui_felt_loop(const felt_law* law, double x_max, double duration, int n,
+             double* x, double* f)
+{
+  const felt_step step = felt_step_of(law, duration / n);
+  double q = 0.0; /* relaxed: no memory of a force */
+  x[0] = 0.0;
+  f[0] = 0.0;
+  for (int k = 1; k <= n; ++k) {
+    /* mirrored steps meet the same compressions: sin(pi k / n) is
+     * computed from the nearer end */
+    const int j = k <= n / 2 ? k : n - k;
+    x[k] = x_max * sin(UI_PI * j / n);
+    f[k] = felt_step_force(law, &step, q, x[k - 1], x[k]);
+    q = felt_step_memory(law, &step, q, x[k - 1], x[k]);
+  }
+}
+
 /* ---- the object's shape ------------------------------------------------- */
 
 static double
@@ -734,7 +777,7 @@ inset(ui_rect r, double left, double top, double right, double bottom)
 }
 
 ui_layout
-ui_layout_make(void)
+ui_layout_make(bool exciter)
 {
   ui_layout l;
   const double pad = 8.0, header = 28.0;
@@ -759,6 +802,17 @@ ui_layout_make(void)
                        UI_WIDTH - 3 * pad - l.contact.w, l.contact.h};
   /* plots: room for a title line above and tick labels left and below */
   l.modes_plot = inset(l.modes, 44, 34, 10, 22);
+  /* the exciter's bars: a strip cut from the foot of the modes' plot, on
+   * the same frequency axis (the hammer's modes beside the object's),
+   * the axis's labels under it */
+  l.exciter_plot = (ui_rect){l.modes_plot.x, l.modes_plot.y + l.modes_plot.h,
+                             l.modes_plot.w, 0};
+  if (exciter) {
+    const double strip = 36, gap = 8;
+    l.modes_plot.h -= strip + gap;
+    l.exciter_plot.y -= strip;
+    l.exciter_plot.h = strip;
+  }
   l.material_plot = inset(l.material, 44, 34, 10, 22);
   l.contact_plot = inset(l.contact, 50, 24, 50, 64);
   return l;

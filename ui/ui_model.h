@@ -12,6 +12,7 @@
 #ifndef CONTACT_UI_MODEL_H
 #define CONTACT_UI_MODEL_H
 
+#include "felt.h"
 #include "port_info.h"
 #include "shape.h"
 
@@ -147,6 +148,23 @@ typedef struct ui_surface {
 double ui_surface_level_db(const ui_surface* s, double f);
 double ui_surface_cutoff_hz(const ui_surface* s);
 
+/* impact with a felt ([borin] eq 1, dsp/felt.h): the compression of a
+ * blow at velocity v of a hammer of mass m (kg) on a rigid object, where
+ * the felt's potential has taken the hammer's kinetic energy m v^2 / 2
+ * (no loss: the deepest the static felt is pressed by that blow). */
+double ui_felt_blow_compression(const felt_law* law, double mass, double v);
+
+/* A hysteretic felt's loop ([borin] 5, dsp/felt.h): its force along a
+ * compression to x_max and back, x(t) = x_max sin(pi t / duration),
+ * stepped as the contact steps it (felt_step_of(), felt_step_force(),
+ * felt_step_memory()) in n steps (n even) from a relaxed felt: x[0..n],
+ * f[0..n], f[k] the step's force into x[k] (f[0] = 0).  Step n + 1 - k of
+ * the release spans step k's compressions backwards; with epsilon 0 the
+ * two forces are equal (the static law both ways), with epsilon > 0 the
+ * release is the lower: the loop's area is the energy the felt takes. */
+void ui_felt_loop(const felt_law* law, double x_max, double duration, int n,
+                  double* x, double* f);
+
 /* ---- the object's shape (dsp/shape.h, dsp/place.h) ------------------------
  * The object panel draws the object in a rectangle: a 1-D object
  * (string, bar, a table's shapes along x) as a horizontal strip, x from 0
@@ -244,12 +262,16 @@ typedef struct ui_layout {
   ui_rect analyse;                 /* analyse the recording in the field */
   ui_rect undo;                    /* undo the last edit */
   ui_rect modes, modes_plot;       /* the mode editor and its plot */
+  ui_rect exciter_plot; /* the exciter's modes, under the object's on the
+                         * same frequency axis (no height without one) */
   ui_rect material, material_plot; /* the material map and its plot */
   ui_rect contact, contact_plot;   /* the instrument's contact panel */
   ui_rect params;                  /* the ports as a list of sliders */
 } ui_layout;
 
-ui_layout ui_layout_make(void);
+/* `exciter`: the instrument's exciter has modes of its own (exciter_ports.h),
+ * drawn as a smaller bar set under the object's. */
+ui_layout ui_layout_make(bool exciter);
 
 /* The object panel with `rows` parameter rows at its foot: the rows, and
  * the area above them where the object is drawn. */

@@ -5,9 +5,7 @@
  */
 #include "ui_state.h"
 
-#include "friction_ports.h"
-#include "impact_ports.h"
-#include "rolling_ports.h"
+#include "law_ports.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +19,31 @@ static bool
 is_mode_port(const ui_state* s, int i)
 {
   return i >= s->object + OBJECT_MODE_TABLE && i < s->object + OBJECT_N_PORTS;
+}
+
+bool
+ui_state_is_exciter_mode_port(const ui_state* s, int i)
+{
+  return s->exciter >= 0 && i >= s->exciter + EXCITER_MODE1 &&
+         i < s->exciter + EXCITER_N_PORTS;
+}
+
+int
+ui_state_exciter_port(const ui_state* s, int m, int k)
+{
+  if (s->exciter < 0 || m < 0 || m >= EXCITER_MAX_MODES || k < 0 || k > 2)
+    return -1;
+  return s->exciter + EXCITER_MODE1 + 3 * m + k;
+}
+
+/* The first port of a block of `n` found by its first port's symbol (a
+ * tail of the port table, port_info.h), or -1 when the instrument has no
+ * such block or it is not whole. */
+static int
+find_block(const ui_state* s, const port_info* first, int n)
+{
+  const int i = ui_port_index(s, first->symbol);
+  return i >= 0 && i + n <= s->n_ports ? i : -1;
 }
 
 /* the place block (place_ports.h) and the rest of the place group (the
@@ -84,7 +107,12 @@ ui_state_init(ui_state* s, const plugin_info* plugin)
   s->n_ports = plugin->n_ports < UI_MAX_PORTS ? plugin->n_ports : UI_MAX_PORTS;
   s->object = plugin->n_own;
   s->place = plugin_notify_port(plugin) + 1;
-  s->layout = ui_layout_make();
+  /* the tails the editor draws panels for, found in the table: the
+   * exciter's modes (bars) and the contact law (the felt's curve) */
+  s->exciter = find_block(s, &exciter_ports[0], EXCITER_N_PORTS);
+  s->n_exciter = s->exciter >= 0 ? EXCITER_MAX_MODES : 0;
+  s->law = find_block(s, &law_ports[0], LAW_N_PORTS);
+  s->layout = ui_layout_make(s->exciter >= 0);
   for (int i = 0; i < s->n_ports; ++i)
     s->value[i] = plugin_port_default(plugin, i);
   /* the rows: every control the editor does not show as a bar or a
@@ -93,7 +121,7 @@ ui_state_init(ui_state* s, const plugin_info* plugin)
   const int capacity = ui_param_capacity(&s->layout);
   for (int i = 0; i < s->n_ports && s->n_params < capacity; ++i)
     if (ui_port(s, i)->kind == PORT_CONTROL_IN && !is_mode_port(s, i) &&
-        !in_object_panel(s, i))
+        !ui_state_is_exciter_mode_port(s, i) && !in_object_panel(s, i))
       s->param_port[s->n_params++] = i;
   s->n_list = s->n_params;
   for (int i = 0; i < s->n_ports && s->n_params - s->n_list < object_rows; ++i)
@@ -101,6 +129,8 @@ ui_state_init(ui_state* s, const plugin_info* plugin)
         handle_of(s, i) < 0)
       s->param_port[s->n_params++] = i;
   s->selected = -1;
+  s->exciter_selected = -1;
+  s->exciter_stale = true;
   s->pictured = -1;
   s->shapes_stale = true;
   s->hovered_param = -1;
@@ -173,10 +203,108 @@ refresh_modes(ui_state* s)
   s->material = ui_classify(s->modes, s->n_modes, &s->q);
 }
 
+ui_mode_view
+ui_state_exciter_view(const ui_state* s)
+{
+  /* the object's frequency port: the two bar sets share one axis */
+  return ui_mode_view_make(
+      s->layout.exciter_plot, ui_port(s, s->object + OBJECT_MODE_FREQ(0)),
+      ui_port(s, s->exciter >= 0 ? s->exciter + EXCITER_MODE1 + 2
+                                 : s->object + OBJECT_MODE_GAIN(0)));
+}
+
+static void
+refresh_exciter(ui_state* s)
+{
+  if (s->exciter < 0)
+    return;
+  s->exciter_taking_part = (int)s->value[s->exciter + EXCITER_MODES];
+  for (int i = 0; i < s->n_exciter; ++i) {
+    const float* v = &s->value[s->exciter + EXCITER_MODE1 + 3 * i];
+    /* the ports: Hz, ms, gain */
+    s->exciter_modes[i] =
+        (ui_mode){v[0], v[1] * 1e-3, v[2], i < s->exciter_taking_part};
+  }
+}
+
+int
+ui_state_select_exciter(ui_state* s, double x, double y, double slop)
+{
+  if (s->exciter < 0)
+    return -1;
+  if (s->exciter_stale)
+    refresh_exciter(s);
+  s->exciter_stale = false;
+  const ui_mode_view v = ui_state_exciter_view(s);
+  /* only within the strip: the object's bars are just above it */
+  if (y < v.area.y - 2 || y > v.area.y + v.area.h + 2)
+    return -1;
+  const int m = ui_mode_hit(&v, s->exciter_modes, s->n_exciter, x, y, slop,
+                            s->exciter_selected);
+  if (m >= 0) {
+    s->exciter_selected = m;
+    s->selected = -1;
+  }
+  return m;
+}
+
+void
+ui_state_drag_exciter(ui_state* s, int m, const float start[2], double dx,
+                      double dy)
+{
+  const int freq = ui_state_exciter_port(s, m, 0);
+  const int gain = ui_state_exciter_port(s, m, 2);
+  if (freq < 0)
+    return;
+  /* as the object's bars: sideways the frequency, up and down the gain,
+   * each only once moved along */
+  const ui_mode_view v = ui_state_exciter_view(s);
+  if (dx != 0.0)
+    ui_state_edit_port(
+        s, freq, (float)ui_drag_value(&v.freq, ui_port(s, freq), start[0], dx));
+  if (dy != 0.0)
+    ui_state_edit_port(
+        s, gain, (float)ui_drag_value(&v.gain, ui_port(s, gain), start[1], dy));
+}
+
 static double
 log_between(double lo, double hi, int k, int n)
 {
   return lo * pow(hi / lo, (double)k / (n - 1));
+}
+
+/* The felt's static force f(x) ([borin] eq 1, felt_force()) from 0 to a
+ * quarter past the compression of the strongest blow (a few y0 when that
+ * is not known), as the plugin takes the law from the ports
+ * (law_from_ports()); and a hysteretic felt's loop in the strongest blow,
+ * over the last strike's contact time (else 4 tau).  The ports offer no
+ * hysteresis yet (law_ports.h): epsilon is 0 and there is no loop until
+ * they do. */
+static void
+refresh_felt(ui_state* s, double mass, double v_min, double v_max)
+{
+  const int n = UI_CURVE_POINTS;
+  const impact_law law =
+      law_from_ports(&s->value[s->law], ui_value(s, "stiffness"),
+                     ui_value(s, "alpha"), ui_value(s, "mu"));
+  s->felt = law.felt;
+  s->felt_blow[0] = ui_felt_blow_compression(&s->felt, mass, v_min);
+  s->felt_blow[1] = ui_felt_blow_compression(&s->felt, mass, v_max);
+  const double reach =
+      s->felt_blow[1] > 0.0 ? 1.25 * s->felt_blow[1] : 3.0 * s->felt.y0;
+  for (int k = 0; k < n; ++k) {
+    const double x = reach * k / (n - 1);
+    s->curve_x[k] = x;
+    s->curve_y[k] = felt_force(&s->felt, x);
+    s->curve_y2[k] = NAN;
+  }
+  s->n_felt_loop = 0;
+  if (s->felt.epsilon > 0.0 && s->felt.tau > 0.0 && s->felt_blow[1] > 0.0) {
+    const double t_c = 1e-3 * ui_value(s, "contact_time");
+    ui_felt_loop(&s->felt, s->felt_blow[1], t_c > 0.0 ? t_c : 4.0 * s->felt.tau,
+                 UI_FELT_LOOP, s->felt_loop_x, s->felt_loop_f);
+    s->n_felt_loop = UI_FELT_LOOP + 1;
+  }
 }
 
 /* The panel's curve over its x range: impact, contact time and rebound
@@ -194,6 +322,12 @@ refresh_curve(ui_state* s)
     /* velocity 1 to 127 of the velocity curve */
     const double v_min =
         v_max * pow(1.0 / 127.0, ui_value(s, "velocity_curve"));
+    s->felt_curve =
+        s->law >= 0 && (int)s->value[s->law + LAW_LAW] == CONTACT_LAW_FELT;
+    if (s->felt_curve) {
+      refresh_felt(s, h.mass, v_min, v_max);
+      break;
+    }
     for (int k = 0; k < n; ++k) {
       const double v = log_between(v_min, v_max, k, n);
       s->curve_x[k] = v;
@@ -457,6 +591,10 @@ ui_state_refresh(ui_state* s)
     s->modes_stale = false;
     s->shapes_stale = true; /* the weights are the modes' */
   }
+  if (s->exciter_stale) {
+    refresh_exciter(s);
+    s->exciter_stale = false;
+  }
   if (s->curve_stale) {
     refresh_curve(s);
     s->curve_stale = false;
@@ -468,6 +606,12 @@ unsigned
 ui_state_port_changed(ui_state* s, int index)
 {
   const port_kind kind = ui_port(s, index)->kind;
+  if (ui_state_is_exciter_mode_port(s, index) ||
+      (s->exciter >= 0 && index == s->exciter + EXCITER_MODES)) {
+    /* the exciter's bars (and the count in the list) */
+    s->exciter_stale = true;
+    return UI_AREA_HEADER | UI_AREA_MODES | UI_AREA_PARAMS;
+  }
   if (is_mode_port(s, index) || index == s->object + OBJECT_MODES) {
     s->modes_stale = true;
     return UI_AREA_HEADER | UI_AREA_MODES | UI_AREA_MATERIAL | UI_AREA_PARAMS;

@@ -7,10 +7,14 @@
 #ifndef CONTACT_UI_STATE_H
 #define CONTACT_UI_STATE_H
 
+#include "exciter_ports.h"
+#include "friction_ports.h"
+#include "impact_ports.h"
 #include "modal_table.h"
 #include "object_ports.h"
 #include "place_ports.h"
 #include "port_info.h"
+#include "rolling_ports.h"
 #include "shape.h"
 #include "ui_analysis.h"
 #include "ui_model.h"
@@ -23,15 +27,19 @@
 #define PATH_MAX 4096
 #endif
 
-/* The most ports of any instrument (own + object + notify + place +
- * the rolling path's). */
-enum { UI_MAX_PORTS = 64 + OBJECT_N_PORTS + 1 + PLACE_N_PORTS + PATH_N_PORTS };
+/* The most ports of any instrument, from their port tables (own,
+ * object, notify, place and the tails: ui_state_init() checks it). */
+#define UI_MAX2(a, b) ((int)(a) > (int)(b) ? (int)(a) : (int)(b))
+enum {
+  UI_MAX_PORTS =
+      UI_MAX2(IMPACT_N_PORTS, UI_MAX2(FRICTION_N_PORTS, ROLLING_N_PORTS))
+};
 /* Edits undone by undo, newest first (a gesture is one edit). */
 enum { UI_UNDO_DEPTH = 64 };
 /* Ports one edit may change (a mode's gain and the mode count). */
 enum { UI_EDIT_PORTS = 3 };
-/* Points of the contact panel's curves. */
-enum { UI_CURVE_POINTS = 96 };
+/* Points of the contact panel's curves, and steps of a felt's loop. */
+enum { UI_CURVE_POINTS = 96, UI_FELT_LOOP = 2 * UI_CURVE_POINTS };
 /* The object panel's picture of a mode: samples along a strip, texels
  * of a square or a disc's square (a disc's corners are NAN), and the
  * most nodes marked on a strip. */
@@ -55,12 +63,13 @@ typedef enum ui_drag_kind {
   UI_DRAG_NONE,
   UI_DRAG_MODE,
   UI_DRAG_PARAM,
-  UI_DRAG_HANDLE
+  UI_DRAG_HANDLE,
+  UI_DRAG_EXCITER
 } ui_drag_kind;
 
 typedef struct ui_drag {
   ui_drag_kind kind;
-  int index;      /* mode, parameter row, or handle (ui_handle) */
+  int index;      /* mode, exciter mode, parameter row, or handle (ui_handle) */
   double x0, y0;  /* where the press was */
   float start[2]; /* values at the press: freq and gain, or the port's */
   ui_place place; /* a handle's: the place at the press */
@@ -87,11 +96,32 @@ typedef struct ui_state {
   ui_material material;
   double q;
 
+  /* the exciter's own modes (exciter_ports.h), from `exciter` (the
+   * exciter_modes port) on, or -1 without; always its ports (editable) */
+  int exciter;
+  ui_mode exciter_modes[EXCITER_MAX_MODES];
+  int n_exciter; /* bars: EXCITER_MAX_MODES with an exciter, else 0 */
+  int exciter_taking_part;
+  int exciter_selected; /* exciter mode, or -1 */
+  bool exciter_stale;
+
   /* the contact panel's predicted curve, rebuilt when its ports change */
   double curve_x[UI_CURVE_POINTS], curve_y[UI_CURVE_POINTS],
       curve_y2[UI_CURVE_POINTS];
   double cutoff; /* rolling: the ball's cut-off, Hz */
   bool curve_stale;
+  /* impact with a felt (the contact_law port, `law` on, or -1 without):
+   * the curve is the felt's static force (N) against compression (m)
+   * instead, felt_blow the compressions of the softest and strongest
+   * blows, and the loop a hysteretic felt traces in the strongest blow
+   * (ui_felt_loop(); none, n_felt_loop 0, while the ports offer no
+   * hysteresis: epsilon is 0) */
+  int law;
+  bool felt_curve;
+  felt_law felt;
+  double felt_blow[2];
+  double felt_loop_x[UI_FELT_LOOP + 1], felt_loop_f[UI_FELT_LOOP + 1];
+  int n_felt_loop;
 
   /* the parameter rows: port indices, in table order; the first n_list
    * in the list, the rest (the place group's, but for the handles) at
@@ -204,6 +234,20 @@ void ui_state_toggle_mode(ui_state* s, int m);
 
 /* the mode editor's axes in the window */
 ui_mode_view ui_state_mode_view(const ui_state* s);
+/* the exciter's bars' axes (the object's frequency axis, in its strip) */
+ui_mode_view ui_state_exciter_view(const ui_state* s);
+/* The exciter's mode whose bar is under (x, y) (within the slop), made the
+ * selected one (the object's mode unselected); -1 for none (then nothing
+ * changes). */
+int ui_state_select_exciter(ui_state* s, double x, double y, double slop);
+/* exciter mode m's frequency and gain after a drag of (dx, dy) px from
+ * their values at the press, `start` (within an edit) */
+void ui_state_drag_exciter(ui_state* s, int m, const float start[2], double dx,
+                           double dy);
+/* the port of exciter mode m's frequency (k 0), decay (1) or gain (2) */
+int ui_state_exciter_port(const ui_state* s, int m, int k);
+/* whether port i is one of the exciter's mode ports (shown as its bars) */
+bool ui_state_is_exciter_mode_port(const ui_state* s, int i);
 /* whether the shown modes are the mode ports (editable) or a table file */
 bool ui_state_editable(const ui_state* s);
 

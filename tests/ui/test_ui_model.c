@@ -12,10 +12,13 @@
 #include "check.h"
 
 #include "closed_form.h"
+#include "exciter_ports.h"
+#include "felt.h"
 #include "fractal.h"
 #include "friction.h"
 #include "friction_ports.h"
 #include "impact_ports.h"
+#include "law_ports.h"
 #include "object_ports.h"
 #include "place.h"
 #include "place_ports.h"
@@ -763,7 +766,7 @@ static void
 layout(void)
 {
   printf("layout\n");
-  const ui_layout l = ui_layout_make();
+  const ui_layout l = ui_layout_make(false);
   const ui_rect window = {0, 0, UI_WIDTH, UI_HEIGHT};
   const ui_rect panels[] = {l.header,   l.object,  l.modes,
                             l.material, l.contact, l.params};
@@ -831,13 +834,22 @@ layout(void)
       controls += plugin_port(p, k)->kind == PORT_CONTROL_IN;
     const int handles = 4;
     const int rows = st.n_params - st.n_list;
+    /* the exciter's mode ports as its bars */
+    const int bars = 3 * OBJECT_TABLE_SIZE + 3 * st.n_exciter;
     printf("  %s: %d controls, %d listed (room for %d), %d in the object "
-           "panel's rows, %d as its handles, %d mode ports\n",
-           p->name, controls, st.n_list, capacity, rows, handles,
-           3 * OBJECT_TABLE_SIZE);
-    CHECK(st.n_params + handles + 3 * OBJECT_TABLE_SIZE == controls,
-          "%s: %d controls, %d shown", p->name, controls,
-          st.n_params + handles + 3 * OBJECT_TABLE_SIZE);
+           "panel's rows, %d as its handles, %d mode ports (%d the "
+           "exciter's)\n",
+           p->name, controls, st.n_list, capacity, rows, handles, bars,
+           3 * st.n_exciter);
+    CHECK(p->n_ports <= UI_MAX_PORTS && st.n_ports == p->n_ports,
+          "%s: %d ports, the UI holds %d (UI_MAX_PORTS %d)", p->name,
+          p->n_ports, st.n_ports, (int)UI_MAX_PORTS);
+    CHECK(st.n_params + handles + bars == controls, "%s: %d controls, %d shown",
+          p->name, controls, st.n_params + handles + bars);
+    bool no_exciter_rows = true;
+    for (int k = 0; k < st.n_params; ++k)
+      no_exciter_rows &= !ui_state_is_exciter_mode_port(&st, st.param_port[k]);
+    CHECK(no_exciter_rows, "%s: no exciter mode port in the list", p->name);
     CHECK(st.n_list <= capacity, "%s: the list overflows", p->name);
     bool rows_ok = true;
     for (int k = 0; k < st.n_params; ++k) {
@@ -861,6 +873,214 @@ layout(void)
           area.w, area.h);
     ui_state_free(&st);
   }
+}
+
+/* The exciter's bars (impact: exciter_ports.h) in a strip under the
+ * object's modes, on their frequency axis. */
+static void
+exciter_bars(void)
+{
+  printf("exciter bars\n");
+  static ui_state st;
+  const ui_rect window = {0, 0, UI_WIDTH, UI_HEIGHT};
+  ui_state_init(&st, &friction_info);
+  CHECK(st.exciter < 0 && st.n_exciter == 0 && st.layout.exciter_plot.h == 0,
+        "friction: no exciter, no strip");
+  const ui_rect plain = st.layout.modes_plot;
+  ui_state_free(&st);
+
+  ui_state_init(&st, &impact_info);
+  ui_state_refresh(&st);
+  const ui_layout* l = &st.layout;
+  const ui_rect e = l->exciter_plot;
+  printf("  strip %.0f x %.0f px at (%.0f, %.0f); the modes' plot %.0f x "
+         "%.0f (%.0f without)\n",
+         e.w, e.h, e.x, e.y, l->modes_plot.w, l->modes_plot.h, plain.h);
+  CHECK(st.exciter >= 0 && st.n_exciter == EXCITER_MAX_MODES &&
+            !strcmp(ui_port(&st, st.exciter)->symbol, "exciter_modes"),
+        "impact: the exciter's block found in the port table");
+  CHECK(e.h >= 24 && inside(l->modes, e) && !overlap(e, l->modes_plot),
+        "the strip inside the modes panel, under their plot");
+  const ui_rect others[] = {l->header, l->object, l->material, l->contact,
+                            l->params};
+  bool apart = true;
+  for (int i = 0; i < 5; ++i)
+    apart &= !overlap(e, others[i]);
+  CHECK(apart, "the strip meets no other panel");
+  /* at 200 % the view scales every logical rectangle by 2 */
+  const ui_rect e2 = {2 * e.x, 2 * e.y, 2 * e.w, 2 * e.h};
+  const ui_rect window2 = {0, 0, 2 * UI_WIDTH, 2 * UI_HEIGHT};
+  CHECK(inside(window, e) && inside(window2, e2),
+        "the strip fits the window at 100 %% and 200 %%");
+  CHECK(l->modes_plot.h >= 96, "the object's bars keep %.0f px",
+        l->modes_plot.h);
+
+  /* the bars: every one inside the strip, none in the object's plot */
+  const ui_mode_view v = ui_state_exciter_view(&st);
+  const ui_mode_view mv = ui_state_mode_view(&st);
+  CHECK(same(v.freq.lo, mv.freq.lo) && same(v.freq.hi, mv.freq.hi) &&
+            same(v.freq.px0, mv.freq.px0) && same(v.freq.px1, mv.freq.px1),
+        "the two bar sets share one frequency axis");
+  bool bars_in = true;
+  for (int i = 0; i < st.n_exciter; ++i) {
+    const ui_rect b = ui_mode_bar(&v, &st.exciter_modes[i]);
+    bars_in &= inside(e, b) && !overlap(b, l->modes_plot) && b.h > 0;
+  }
+  CHECK(bars_in, "each exciter bar inside the strip, above the axis");
+  const int top_port = ui_state_exciter_port(&st, 0, 2);
+  check_rel("a full-gain bar fills the strip",
+            ui_mode_bar(&v, &st.exciter_modes[0]).h,
+            e.h * st.value[top_port] / ui_port(&st, top_port)->max, 1e-12);
+
+  /* rigid by default: every bar outlined; 4 modes: the first 4 sound */
+  bool rigid = st.exciter_taking_part == 0;
+  for (int i = 0; i < st.n_exciter; ++i)
+    rigid &= !st.exciter_modes[i].enabled;
+  CHECK(rigid, "exciter_modes 0: a rigid hammer, every bar disabled");
+  st.value[st.exciter + EXCITER_MODES] = 4.0f;
+  const unsigned areas = ui_state_port_changed(&st, st.exciter + EXCITER_MODES);
+  ui_state_refresh(&st);
+  bool four = st.exciter_taking_part == 4;
+  for (int i = 0; i < st.n_exciter; ++i)
+    four &= st.exciter_modes[i].enabled == (i < 4);
+  CHECK(four && (areas & UI_AREA_MODES) && !(areas & UI_AREA_CONTACT),
+        "exciter_modes 4: the first 4 bars sound, the rest disabled; the "
+        "modes panel redrawn");
+
+  /* a press on a bar selects that exciter mode, and not the object's */
+  bool hit_each = true;
+  for (int i = 0; i < st.n_exciter; ++i) {
+    st.selected = 3;
+    const ui_rect b = ui_mode_bar(&v, &st.exciter_modes[i]);
+    const int m =
+        ui_state_select_exciter(&st, b.x + 0.5 * b.w, b.y + 0.5 * b.h, 4.0);
+    hit_each &= m == i && st.exciter_selected == i && st.selected == -1;
+  }
+  CHECK(hit_each, "a press on exciter bar i selects exciter mode i");
+  st.exciter_selected = 2;
+  const ui_rect b1 = ui_mode_bar(&v, &st.exciter_modes[1]);
+  CHECK(ui_state_select_exciter(&st, b1.x + 0.5 * b1.w, l->modes_plot.y + 10,
+                                4.0) == -1 &&
+            st.exciter_selected == 2,
+        "a press in the object's plot above selects no exciter mode");
+
+  /* a drag: 40 px right, 9 px down, as the object's bars */
+  const int f1 = ui_state_exciter_port(&st, 1, 0);
+  const int g1 = ui_state_exciter_port(&st, 1, 2);
+  const float start[2] = {st.value[f1], st.value[g1]};
+  ui_state_begin_edit(&st);
+  ui_state_drag_exciter(&st, 1, start, 40.0, 9.0);
+  ui_state_end_edit(&st);
+  check_rel("40 px right: the frequency up the log axis", st.value[f1],
+            start[0] *
+                pow(v.freq.hi / v.freq.lo, 40.0 / (v.freq.px1 - v.freq.px0)),
+            1e-6);
+  check_rel("9 px down: the gain down the strip", st.value[g1], 1.0 - 9.0 / e.h,
+            1e-6);
+  CHECK(ui_state_undo(&st) &&
+            st.value[f1] == exciter_ports[EXCITER_MODE1 + 3].def &&
+            st.value[g1] == exciter_ports[EXCITER_MODE1 + 5].def,
+        "the drag is one edit that undo takes back");
+  ui_state_free(&st);
+}
+
+/* A hysteretic felt's loop (ui_felt_loop, as dsp/felt steps it): the
+ * static law both ways without hysteresis, a loop that takes energy with
+ * it. */
+static void
+felt_loop(void)
+{
+  printf("felt loop\n");
+  enum { N = UI_FELT_LOOP };
+  static double x[N + 1], f[N + 1];
+  felt_law law = {100.0, 1e-3, 0.5, 0.0, 1e-4};
+  const double x_max = 1e-3, duration = 4e-4;
+  ui_felt_loop(&law, x_max, duration, N, x, f);
+  double worst = 0.0, worst_static = 0.0;
+  for (int k = 1; k <= N / 2; ++k) {
+    worst = fmax(worst, fabs(f[N + 1 - k] / f[k] - 1.0));
+    /* a step's force is the static law's mean over the step */
+    worst_static = fmax(worst_static,
+                        fabs(f[k] / felt_gradient(&law, x[k - 1], x[k]) - 1));
+  }
+  printf("  epsilon 0: release/compression - 1 within %.1e, the static "
+         "mean within %.1e\n",
+         worst, worst_static);
+  CHECK(x[N / 2] == x_max && x[N] == 0.0 && worst < 1e-12 &&
+            worst_static < 1e-12,
+        "epsilon 0: the loop retraces the static law to x_max and back");
+  law.epsilon = 0.5;
+  ui_felt_loop(&law, x_max, duration, N, x, f);
+  bool below = true;
+  double area = 0.0; /* the work in, less the work given back */
+  for (int k = 1; k <= N; ++k) {
+    area += f[k] * (x[k] - x[k - 1]);
+    if (k <= N / 2)
+      below &= f[N + 1 - k] < f[k];
+  }
+  printf("  epsilon 0.5, tau %.3g ms over %.3g ms: the felt takes %.4g mJ "
+         "of %.4g\n",
+         law.tau * 1e3, duration * 1e3, area * 1e3,
+         felt_potential(&law, x_max) * 1e3);
+  CHECK(below && area > 0.0,
+        "epsilon 0.5: the release below the compression, the loop's area "
+        "%.3g J > 0",
+        area);
+}
+
+/* The contact panel with a felt ([borin] eq 1): its static curve is
+ * felt_force() of the ports' law, out past the strongest blow. */
+static void
+felt_curve(void)
+{
+  printf("felt curve\n");
+  static ui_state st;
+  ui_state_init(&st, &impact_info);
+  ui_state_refresh(&st);
+  CHECK(st.law >= 0 && !st.felt_curve,
+        "impact: the law's block found; Hunt-Crossley: no felt curve");
+  st.value[st.law + LAW_LAW] = (float)CONTACT_LAW_FELT;
+  const unsigned areas = ui_state_port_changed(&st, st.law + LAW_LAW);
+  ui_state_refresh(&st);
+  const felt_law law = {ui_value(&st, "felt_k"),
+                        1e-3 * ui_value(&st, "felt_y0"),
+                        ui_value(&st, "felt_eta"), 0.0, 0.0};
+  CHECK(st.felt_curve && (areas & UI_AREA_CONTACT),
+        "contact_law Felt: the contact panel shows the felt");
+  const int n = UI_CURVE_POINTS;
+  bool on_law = st.curve_x[0] == 0.0 && st.curve_y[0] == 0.0;
+  const int at[] = {n / 8, n / 3, n / 2, 3 * n / 4, n - 1};
+  for (int i = 0; i < 5; ++i) {
+    const int k = at[i];
+    printf("  x %.4f mm: f %.6g N (felt_force %.6g)\n", st.curve_x[k] * 1e3,
+           st.curve_y[k], felt_force(&law, st.curve_x[k]));
+    on_law &= st.curve_y[k] == felt_force(&law, st.curve_x[k]);
+  }
+  CHECK(on_law, "the curve's points are felt_force() of the ports' law");
+  CHECK(st.n_felt_loop == 0, "no hysteresis ports: no loop drawn");
+  /* the strongest blow: the felt's potential is the hammer's energy */
+  const double m = ui_value(&st, "hammer_mass") * 1e-3;
+  const double v = ui_value(&st, "velocity_max");
+  printf("  strongest blow (%.3g m/s, %.3g kg): %.4f mm; curve to %.4f mm\n", v,
+         m, st.felt_blow[1] * 1e3, st.curve_x[n - 1] * 1e3);
+  check_rel("strongest blow: P(x) = m v^2 / 2",
+            felt_potential(&law, st.felt_blow[1]), 0.5 * m * v * v, 1e-12);
+  check_rel("the curve reaches 1.25 times the strongest blow",
+            st.curve_x[n - 1], 1.25 * st.felt_blow[1], 1e-15);
+  CHECK(st.felt_blow[0] > 0 && st.felt_blow[0] < st.felt_blow[1],
+        "the softest blow presses less: %.4f mm", st.felt_blow[0] * 1e3);
+  /* a port of the felt: the curve follows */
+  const int k_port = st.law + LAW_K;
+  const double softer_blow = st.felt_blow[1];
+  st.value[k_port] *= 4.0f;
+  ui_state_port_changed(&st, k_port);
+  ui_state_refresh(&st);
+  const felt_law harder = {st.value[k_port], law.y0, law.eta, 0.0, 0.0};
+  CHECK(st.curve_y[n / 2] == felt_force(&harder, st.curve_x[n / 2]) &&
+            st.felt_blow[1] < softer_blow,
+        "felt_k x4: the curve is the harder felt's, pressed less (%.4f mm)",
+        st.felt_blow[1] * 1e3);
+  ui_state_free(&st);
 }
 
 static void
@@ -1391,6 +1611,9 @@ main(int argc, char** argv)
   surface_panel();
   ride_cutoff();
   layout();
+  exciter_bars();
+  felt_curve();
+  felt_loop();
   object_view();
   if (argc > 1) {
     state(argv[1]);
