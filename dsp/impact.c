@@ -588,6 +588,7 @@ impact_set_law(impact* im, impact_law law)
   if (changed) {
     im->settled = false;      /* another rest */
     im->kept_stiffness = NAN; /* and other estimates (keep_constants()) */
+    im->felt_e_q = NAN;       /* and the felt's energy */
   }
   if (changed && (law.kind == IMPACT_FELT || im->law.kind == IMPACT_FELT) &&
       im->hammer_flying && im->x > 0.0) {
@@ -1214,15 +1215,21 @@ felt_solve(impact* im, double h, double x0, double dx_free, double kx,
   const double free_y = felt_compression(law, dent);
   *y1 = sol.force > 0.0 || x1 >= free_y ? x1 : free_y;
   *q1 = felt_step_memory(law, &im->felt_h, q0, y0, *y1);
-  const double e0 = felt_energy(law, y0, q0);
-  const double gain = felt_energy(law, *y1, *q1) - e0;
+  const double e0 = y0 == im->felt_e_y && q0 == im->felt_e_q
+                        ? im->felt_e
+                        : felt_energy(law, y0, q0);
+  const double e1 = felt_energy(law, *y1, *q1), gain = e1 - e0;
   const double work = sol.force * (x1 - x0);
   /* within rounding of the energy's terms (felt_energy()) */
   const double terms =
       e0 + fabs(gain) + fabs(work) +
       law->epsilon * (q0 + *q1) * (fabs(y0) + fabs(*y1) + free_y);
-  if (gain <= work + 1e-12 * terms)
+  if (gain <= work + 1e-12 * terms) {
+    im->felt_e = e1;
+    im->felt_e_y = *y1;
+    im->felt_e_q = *q1;
     return sol;
+  }
   /* the passive step: the memory held at its start, then moved towards
    * the end's static force */
   const felt_step held = {1.0, law->epsilon, im->felt_h.decay};
@@ -1232,6 +1239,7 @@ felt_solve(impact* im, double h, double x0, double dx_free, double kx,
   *y1 = passive.force > 0.0 || x1 >= free_y ? x1 : free_y;
   *q1 = held.decay * q0 + (1.0 - held.decay) * felt_force(law, *y1);
   im->felt_passive_steps++;
+  im->felt_e_q = NAN; /* not worked out */
   return passive;
 }
 

@@ -204,6 +204,9 @@ typedef struct impact {
    * sample; felt_passive_steps counts the steps taken passive (felt.h) */
   double felt_q, felt_y;
   uint64_t felt_passive_steps;
+  /* the felt's energy at the compression and memory the last step left
+   * (felt_energy()), so that the next step need not work it out again */
+  double felt_e, felt_e_y, felt_e_q;
   felt_step felt_h;
   double felt_h_step; /* the h felt_h is for (0: none) */
   double felt_sample_decay;

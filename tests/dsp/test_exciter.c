@@ -145,8 +145,9 @@ strike(const double* freq, const modal_object* with, double level, float* out_l,
 
 enum { FRAMES = 2400, RING_FRAMES = 24000 };
 
-/* a 50 g ball rolling at 0.3 m/s over a rough surface on the object,
- * with the exciter `with` (NULL: none) heard at `level`, into out */
+/* a 50 g ball rolling at 0.1 m/s (the presets' speed) over a rough
+ * surface on the object, with the exciter `with` (NULL: none) heard at
+ * `level`, into out */
 static void
 roll(const modal_object* with, double level, float* out, int frames)
 {
@@ -161,12 +162,23 @@ roll(const modal_object* with, double level, float* out, int frames)
     rolling_set_exciter(&ball, &exciter, level);
   }
   rolling_place(&ball, &object);
-  rolling_set_speed(&ball, 0.3, 0.01);
+  rolling_set_speed(&ball, 0.1, 0.01);
   memset(out, 0, sizeof(float) * (size_t)frames);
   memset(right, 0, sizeof(right));
   for (int t = 0; t < frames; t += 64)
     rolling_process(&ball, &object, 64, out + t, right + t, 1.0);
   CHECK(rolling_is_finite(&ball), "the ball went non-finite");
+  const newton_stats* st = &ball.stats;
+  if (with && with->count > 0)
+    printf("a ball with %d modes rolling: Newton %.2f it/solve, %llu cap "
+           "hits\n",
+           with->count, (double)st->iterations / (double)st->solves,
+           (unsigned long long)st->cap_hits);
+  CHECK(st->cap_hits == 0, "%llu Newton cap hits",
+        (unsigned long long)st->cap_hits);
+  CHECK((double)st->iterations <= 2.0 * (double)st->solves,
+        "%.2f Newton iterations a solve",
+        (double)st->iterations / (double)st->solves);
 }
 #define FREQUENCY_MAX 1e-3 /* the 0.1 % */
 
