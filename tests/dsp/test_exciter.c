@@ -140,7 +140,8 @@ strike(const double* freq, const modal_object* with, double level, float* out_l,
   memset(out_l, 0, sizeof(float) * (size_t)frames);
   memset(out_r, 0, sizeof(float) * (size_t)frames);
   for (int t = 0; t < frames; t += 64)
-    impact_process(&im, &object, 64, out_l + t, out_r + t, 1.0);
+    impact_process(&im, &object, frames - t < 64 ? frames - t : 64, out_l + t,
+                   out_r + t, 1.0);
 }
 
 enum { FRAMES = 2400, RING_FRAMES = 24000 };
@@ -166,7 +167,8 @@ roll(const modal_object* with, double level, float* out, int frames)
   memset(out, 0, sizeof(float) * (size_t)frames);
   memset(right, 0, sizeof(right));
   for (int t = 0; t < frames; t += 64)
-    rolling_process(&ball, &object, 64, out + t, right + t, 1.0);
+    rolling_process(&ball, &object, frames - t < 64 ? frames - t : 64, out + t,
+                    right + t, 1.0);
   CHECK(rolling_is_finite(&ball), "the ball went non-finite");
   const newton_stats* st = &ball.stats;
   if (with && with->count > 0)
