@@ -3,7 +3,8 @@
  * A short, busy performance on one instrument for valgrind's memcheck (the
  * suite `valgrind` runs it under valgrind): notes, a re-strike, releases,
  * pressure, the mod wheel, a pitch bend, ramps of a physical control and
- * of the gain, at an odd block size, then presets of the instrument.
+ * of the gain, at an odd block size; then, where the instrument has them,
+ * a note with the exciter's own modes and the hysteretic felt.
  * Usage: memcheck_play URI
  */
 #include "check.h"
@@ -40,6 +41,15 @@ main(int argc, char** argv)
   HOST_OK(host_note_off(h, 11000, 60));
   render r = render_run(h, 0.3, 333);
   render_free(&r);
+  /* the exciter's own modes and, where there is one, the hysteretic felt */
+  if (host_port(h, "exciter_modes") >= 0) {
+    host_set(h, "exciter_modes", 8);
+    if (host_port(h, "contact_law") >= 0)
+      host_set(h, "contact_law", 2);
+    HOST_OK(host_note_on(h, host_now(h) + 100, 62, 110));
+    r = render_run(h, 0.2, 333);
+    render_free(&r);
+  }
   host_close(h);
   return check_done("memcheck_play");
 }
