@@ -36,6 +36,8 @@ strike(int velocity, double k, double alpha)
 {
   host* h = host_open("urn:contact:impact", rate, 256);
   CHECK(h && host_load_preset(h, PRESET), "no preset %s", PRESET);
+  if (!h)
+    return (strike_result){0.0, 0.0};
   if (k > 0.0) {
     host_set(h, "contact_law", 0);
     host_set(h, "stiffness", (float)k);
@@ -56,6 +58,8 @@ main(void)
 {
   host* h = host_open("urn:contact:impact", rate, 256);
   CHECK(h && host_load_preset(h, PRESET), "no preset %s", PRESET);
+  if (!h)
+    return check_done("test_plugin_felt");
   CHECK(host_get(h, "contact_law") == 1, "%s strikes with no felt", PRESET);
   const felt_law felt = {host_get(h, "felt_k"), 1e-3 * host_get(h, "felt_y0"),
                          host_get(h, "felt_eta"), 0.0, 0.0};
