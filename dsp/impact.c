@@ -1211,6 +1211,21 @@ felt_solve(impact* im, double h, double x0, double dx_free, double kx,
     *q1 = q0;
     return sol;
   }
+  if (sol.force > 0.0) {
+    /* In contact, the step's energy change is F (x1 - y0) <= F (x1 - x0)
+     * less the damping's, plus the memory's moves from q0 to its mean over
+     * the step and on to q1 (felt.h): each takes energy where q moves
+     * towards f at the compressions it moves at, which holds when q1 stays
+     * on the far side of f at both ends (no energy to work out). */
+    *y1 = x1;
+    *q1 = felt_step_memory(law, &im->felt_h, q0, y0, x1);
+    const double g = felt_gradient(law, y0, x1);
+    const double lo = y0 < x1 ? y0 : x1, hi = y0 < x1 ? x1 : y0;
+    if (g >= q0 ? *q1 <= felt_force(law, lo) : *q1 >= felt_force(law, hi)) {
+      im->felt_e_q = NAN; /* not worked out */
+      return sol;
+    }
+  }
   /* the felt lets go where it would pull: its dent holds it off */
   const double free_y = felt_compression(law, dent);
   *y1 = sol.force > 0.0 || x1 >= free_y ? x1 : free_y;
