@@ -544,7 +544,7 @@ impact_init(impact* im, double sample_rate)
 static bool
 has_exciter(const impact* im)
 {
-  return im->exciter && im->exciter->count > 0;
+  return modal_has_modes(im->exciter);
 }
 
 /* The exciter's displacement and velocity where it touches (0 for a rigid
@@ -552,9 +552,7 @@ has_exciter(const impact* im)
 static void
 exciter_point(const impact* im, double* x, double* v)
 {
-  *x = *v = 0.0;
-  if (has_exciter(im))
-    modal_point(im->exciter, x, v);
+  modal_point_if_any(im->exciter, x, v);
 }
 
 /* the exciter rings freely, heard at its level */

@@ -340,6 +340,20 @@ modal_settle(modal_object* o, double static_force)
   modal_press(o, static_force);
 }
 
+bool
+modal_has_modes(const modal_object* o)
+{
+  return o && o->count > 0;
+}
+
+void
+modal_point_if_any(const modal_object* o, double* point_x, double* point_v)
+{
+  *point_x = *point_v = 0.0;
+  if (modal_has_modes(o))
+    modal_point(o, point_x, point_v);
+}
+
 void
 modal_reset(modal_object* o)
 {

@@ -205,6 +205,12 @@ void modal_advance_bounds(modal_object* o, const modal_coeffs* c, double force,
 /* Interaction point displacement and velocity now. */
 void modal_point(const modal_object* o, double* point_x, double* point_v);
 
+/* A body that may have modes of its own (an exciter: NULL or without
+ * modes, a rigid one): whether it has, and its point's motion (0 if not). */
+bool modal_has_modes(const modal_object* o);
+void modal_point_if_any(const modal_object* o, double* point_x,
+                        double* point_v);
+
 /* Pickup velocities now (what modal_ring outputs per sample). */
 void modal_pickups(const modal_object* o, double* left, double* right);
 

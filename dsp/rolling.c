@@ -102,16 +102,7 @@ offset_at(rolling* r, double distance)
 static bool
 has_exciter(const rolling* r)
 {
-  return r->exciter && r->exciter->count > 0;
-}
-
-/* the ball's own displacement and velocity where it touches (0: rigid) */
-static void
-exciter_point(const rolling* r, double* x, double* v)
-{
-  *x = *v = 0.0;
-  if (has_exciter(r))
-    modal_point(r->exciter, x, v);
+  return modal_has_modes(r->exciter);
 }
 
 void
@@ -142,7 +133,7 @@ rolling_place(rolling* r, modal_object* o)
     modal_press(r->exciter, -r->weight);
   double px, pv, ex, ev;
   modal_point(o, &px, &pv);
-  exciter_point(r, &ex, &ev);
+  modal_point_if_any(r->exciter, &ex, &ev);
   r->offset = offset_at(r, r->distance);
   r->point_shift = 0.0;
   r->point_known = false;
@@ -178,7 +169,7 @@ double
 rolling_unrest(const rolling* r, const modal_object* o)
 {
   double ex, ev, reach, speed = 0.0;
-  exciter_point(r, &ex, &ev);
+  modal_point_if_any(r->exciter, &ex, &ev);
   if (has_exciter(r))
     modal_bounds_about(r->exciter, -r->weight, &reach, &speed);
   /* the ball's own vibration meets the object's at the contact */
@@ -304,7 +295,7 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   const double e_bx = exciting ? ce->sum_bx : 0.0;
   const double kx = -(hx + r->sub.sum_bx + e_bx);
   double ex, ev;
-  exciter_point(r, &ex, &ev);
+  modal_point_if_any(r->exciter, &ex, &ev);
   const double dv_max = r->accel * h;
 
   /* the modes take each step's force in the pass that moves them freely

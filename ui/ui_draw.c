@@ -374,6 +374,16 @@ mode_bar(cairo_t* cr, ui_rect b, rgb c, bool sounds, double alpha)
 /* The exciter's modes (the hammer's own, exciter_ports.h): a smaller bar
  * set in a strip under the object's modes, on their frequency axis; the
  * bars past the Exciter modes count outlined, as the object's are. */
+/* the selected mode's bar, outlined in the accent */
+static void
+outline_selected(cairo_t* cr, ui_rect b)
+{
+  colour(cr, accent, 1.0);
+  cairo_set_line_width(cr, 1.5);
+  cairo_rectangle(cr, b.x - 1.5, b.y - 1.5, b.w + 3, b.h + 3);
+  cairo_stroke(cr);
+}
+
 static void
 draw_exciter(const ui_state* s, cairo_t* cr)
 {
@@ -399,13 +409,9 @@ draw_exciter(const ui_state* s, cairo_t* cr)
     mode_bar(cr, ui_mode_bar(&v, m), material_colour[mode_material(m)],
              m->enabled && m->gain > 0, 0.9);
   }
-  if (s->exciter_selected >= 0 && s->exciter_selected < s->n_exciter) {
-    const ui_rect b = ui_mode_bar(&v, &s->exciter_modes[s->exciter_selected]);
-    colour(cr, accent, 1.0);
-    cairo_set_line_width(cr, 1.5);
-    cairo_rectangle(cr, b.x - 1.5, b.y - 1.5, b.w + 3, b.h + 3);
-    cairo_stroke(cr);
-  }
+  if (s->exciter_selected >= 0 && s->exciter_selected < s->n_exciter)
+    outline_selected(cr,
+                     ui_mode_bar(&v, &s->exciter_modes[s->exciter_selected]));
   cairo_restore(cr);
 }
 
@@ -462,13 +468,8 @@ draw_modes(const ui_state* s, cairo_t* cr)
       mode_bar(cr, b, c, m->enabled && m->gain > 0, 0.9);
     }
   }
-  if (s->selected >= 0 && s->selected < s->n_modes) {
-    const ui_rect b = ui_mode_bar(&v, &s->modes[s->selected]);
-    colour(cr, accent, 1.0);
-    cairo_set_line_width(cr, 1.5);
-    cairo_rectangle(cr, b.x - 1.5, b.y - 1.5, b.w + 3, b.h + 3);
-    cairo_stroke(cr);
-  }
+  if (s->selected >= 0 && s->selected < s->n_modes)
+    outline_selected(cr, ui_mode_bar(&v, &s->modes[s->selected]));
   cairo_restore(cr);
 
   /* the selected mode's numbers, or how to edit */
