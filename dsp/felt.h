@@ -43,10 +43,14 @@
  * the discrete gradient of its potential P (P' = f): G(x0, x1) =
  * (P(x1) - P(x0)) / (x1 - x0), so that its work over the step is exactly
  * the change of P, summed here without cancellation.
+ *
+ * The law and its derivatives are inline: the contact solve evaluates
+ * them several times a Newton iteration, on its latency chain.
  */
 #ifndef CONTACT_FELT_H
 #define CONTACT_FELT_H
 
+#include <math.h>
 #include <stdbool.h>
 
 typedef struct felt_law {
@@ -58,28 +62,99 @@ typedef struct felt_law {
 } felt_law;
 
 /* The static force f(x) of [borin] eq 1; 0 for x <= 0. */
-double felt_force(const felt_law* law, double x);
+static inline double
+felt_force(const felt_law* law, double x)
+{
+  if (!(x > 0.0))
+    return 0.0;
+  const double u = x / law->y0, u2 = u * u;
+  /* [borin] eq 1 */
+  return law->k * law->eta * (u2 * u2) + law->k * (1.0 - law->eta) * u2;
+}
 
 /* Its potential P(x), the integral of f from 0; 0 for x <= 0. */
-double felt_potential(const felt_law* law, double x);
+static inline double
+felt_potential(const felt_law* law, double x)
+{
+  if (!(x > 0.0))
+    return 0.0;
+  const double u = x / law->y0, u2 = u * u;
+  return law->k * law->y0 *
+         (law->eta * (u2 * u2 * u) / 5.0 + (1.0 - law->eta) * (u2 * u) / 3.0);
+}
 
 /* f's mean between the compressions x0 and x1, the discrete gradient
  * (P(x1) - P(x0)) / (x1 - x0); f(x0) when they are equal. */
-double felt_gradient(const felt_law* law, double x0, double x1);
+static inline double
+felt_gradient(const felt_law* law, double x0, double x1)
+{
+  if (x0 >= 0.0 && x1 >= 0.0) {
+    /* (b^n - a^n) / (b - a) = sum of a^i b^(n-1-i): no difference taken,
+     * and f(a) when a = b */
+    const double a = x0 / law->y0, b = x1 / law->y0;
+    const double a2 = a * a, b2 = b * b, ab = a * b;
+    const double cubic = (a2 + ab + b2) / 3.0;
+    const double quintic = (a2 * a2 + ab * (a2 + ab + b2) + b2 * b2) / 5.0;
+    return law->k * law->eta * quintic + law->k * (1.0 - law->eta) * cubic;
+  }
+  if (x0 == x1)
+    return 0.0; /* both out of contact */
+  /* one end out of contact, where P = 0: no cancellation */
+  return (felt_potential(law, x1) - felt_potential(law, x0)) / (x1 - x0);
+}
 
 /* df/dx, the felt's stiffness at x; 0 for x <= 0. */
-double felt_slope(const felt_law* law, double x);
+static inline double
+felt_slope(const felt_law* law, double x)
+{
+  if (!(x > 0.0))
+    return 0.0;
+  const double u = x / law->y0;
+  return law->k / law->y0 *
+         (4.0 * law->eta * (u * u * u) + 2.0 * (1.0 - law->eta) * u);
+}
 
 /* d2f/dx2 at x; 0 for x <= 0. */
-double felt_bend(const felt_law* law, double x);
+static inline double
+felt_bend(const felt_law* law, double x)
+{
+  if (!(x > 0.0))
+    return 0.0;
+  const double u = x / law->y0;
+  return law->k / (law->y0 * law->y0) *
+         (12.0 * law->eta * (u * u) + 2.0 * (1.0 - law->eta));
+}
 
 /* The derivative of felt_gradient() in x1. */
-double felt_gradient_slope(const felt_law* law, double x0, double x1);
+static inline double
+felt_gradient_slope(const felt_law* law, double x0, double x1)
+{
+  if (x0 >= 0.0 && x1 >= 0.0) {
+    /* d/db of the sums in felt_gradient(), a and b in units of y0 */
+    const double a = x0 / law->y0, b = x1 / law->y0;
+    const double cubic = (a + 2.0 * b) / 3.0;
+    const double quintic =
+        (a * a * a + b * (2.0 * a * a + b * (3.0 * a + 4.0 * b))) / 5.0;
+    return law->k / law->y0 * (law->eta * quintic + (1.0 - law->eta) * cubic);
+  }
+  if (x0 == x1)
+    return 0.0;
+  /* the quotient's derivative, (f(x1) - G) / (x1 - x0) */
+  return (felt_force(law, x1) - felt_gradient(law, x0, x1)) / (x1 - x0);
+}
 
 /* The second derivative of felt_gradient() in x1, for x0, x1 >= 0: it
  * grows with x1, so its value at the larger of two ends bounds it between
  * them. */
-double felt_gradient_curvature(const felt_law* law, double x0, double x1);
+static inline double
+felt_gradient_curvature(const felt_law* law, double x0, double x1)
+{
+  const double a = x0 / law->y0, b = x1 / law->y0;
+  const double cubic = 2.0 / 3.0;
+  const double quintic = (2.0 * a * a + 6.0 * a * b + 12.0 * b * b) / 5.0;
+  return law->k / (law->y0 * law->y0) *
+         (law->eta * quintic + (1.0 - law->eta) * cubic);
+}
 
 /* The compression at which the relaxed felt bears a static load:
  * (1 - epsilon) f(x) = load. */
