@@ -514,6 +514,25 @@ friction_set_exciter(friction* fr, double mass, friction_drive drive)
 }
 
 void
+friction_set_body(friction* fr, modal_object* body, double level)
+{
+  fr->body = modal_has_modes(body) ? body : NULL;
+  fr->body_level = level;
+  fr->body_force = 0.0;
+  fr->object_changed = true; /* its sub-step coefficients */
+}
+
+double
+friction_body_unrest(const friction* fr)
+{
+  if (!fr->body)
+    return 0.0;
+  double reach, speed;
+  modal_bounds(fr->body, &reach, &speed);
+  return fr->body_level * fr->body->pickup_bound * speed;
+}
+
+void
 friction_set_grip(friction* fr, double frequency)
 {
   if (frequency != fr->grip) {
@@ -555,6 +574,9 @@ friction_reset(friction* fr)
   fr->mean_force = fr->mean_slip = 0.0;
   fractal_restart(&fr->noise, fr->seed); /* every fresh note alike */
   modal_reset(&fr->exciter);
+  fr->body_force = 0.0;
+  if (fr->body)
+    modal_reset(fr->body);
 }
 
 bool
@@ -563,7 +585,8 @@ friction_is_finite(const friction* fr)
   return isfinite(fr->z) && isfinite(fr->zdot) && isfinite(fr->force) &&
          isfinite(fr->zdot_past[0]) && isfinite(fr->zdot_past[1]) &&
          isfinite(fr->exciter_v) && isfinite(fr->anchor_v) &&
-         modal_is_finite(&fr->exciter);
+         modal_is_finite(&fr->exciter) &&
+         (!fr->body || modal_is_finite(fr->body));
 }
 
 /* Solve z'1 = z'(v_t + k1 z'1, z_t + kz z'1) ([ch8] 8.A.2, eqs 8.41,
@@ -709,6 +732,7 @@ friction_solve_zdot(const friction_law* law, double fn, double v_t, double k1,
 typedef struct step_constants {
   const modal_coeffs* c;  /* object */
   const modal_coeffs* ex; /* exciter */
+  const modal_coeffs* bc; /* the exciter's body, if it has one */
   double h;
   double kv;       /* v1 = v_free + kv F */
   double inv_den;  /* 1 / (1 - kv sigma2 / 2) */
@@ -777,6 +801,14 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
     fr->exciter_v += h * fr->ext_force / fr->exciter_mass;
     ex_v = fr->exciter_v;
     ex_bv = h / fr->exciter_mass;
+  }
+  if (fr->body) {
+    /* the body's free motion over the step, the last force applied: the
+     * touching point moves with it ([ch8] 8.3.1) */
+    double bx, bv;
+    modal_correct_predict(fr->body, k->bc, fr->body_force, &bx, &bv, NULL,
+                          NULL);
+    ex_v += bv;
   }
   const double pending = ot->pending;
   pv = ot->point_v + c->sum_next_bv * pending;
@@ -861,6 +893,7 @@ step(friction* fr, modal_object* o, const step_constants* k, double anchor_a,
   } else {
     fr->exciter_v = (fr->exciter_v - ex_bv * f_0) - (ex_bv * f_z) * zd1;
   }
+  fr->body_force = -f;
   fr->v = v_free + kv * f;
   fr->z = z1;
   fr->zdot_past[1] = fr->zdot_past[0];
@@ -879,7 +912,12 @@ static const double steps_per_resonance = 12.0;
 static int
 substeps_for(const friction* fr)
 {
-  const double w = sqrt(fr->law.sigma0 / fr->exciter_mass);
+  /* with a body, the mass its touching point shows to a short push */
+  const double mass =
+      fr->body
+          ? 1.0 / (1.0 / fr->exciter_mass + 1.0 / modal_point_mass(fr->body))
+          : fr->exciter_mass;
+  const double w = sqrt(fr->law.sigma0 / mass);
   const double wanted =
       steps_per_resonance * w / (2.0 * DSP_PI * fr->sample_rate);
   int m = 1;
@@ -910,6 +948,8 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
     if (m > 1) {
       modal_coeffs_compute(o, 1.0 / (fs * m), &fr->sub);
       modal_coeffs_compute(&fr->exciter, 1.0 / (fs * m), &fr->exciter_sub);
+      if (fr->body)
+        modal_coeffs_compute(fr->body, 1.0 / (fs * m), &fr->body_sub);
     }
   }
   if (fr->shapes_epoch != o->shapes_epoch) {
@@ -923,10 +963,13 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
   step_constants k;
   k.c = m > 1 ? &fr->sub : &o->audio;
   k.ex = m > 1 ? &fr->exciter_sub : &fr->exciter.audio;
+  k.bc = !fr->body ? NULL : m > 1 ? &fr->body_sub : &fr->body->audio;
   k.h = 1.0 / (fs * m);
   k.kv = -((fr->drive == FRICTION_DRIVE_VELOCITY ? k.ex->bv[0]
                                                  : k.h / fr->exciter_mass) +
            k.c->sum_bv);
+  if (fr->body) /* the body's compliance in series */
+    k.kv -= k.bc->sum_bv;
   k.inv_den = 1.0 / (1.0 - 0.5 * k.kv * fr->law.sigma2);
   k.half_kv = 0.5 * k.kv * k.inv_den;
   k.sigma0_v = k.half_kv * fr->law.sigma0;
@@ -948,6 +991,9 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
         modal_correct(o, k.c, ot->pending - ot->applied);
       fr->tracking = false;
       modal_ring(o, frames - t, out_l + t, out_r + t, scale);
+      if (fr->body)
+        modal_ring(fr->body, frames - t, out_l + t, out_r + t,
+                   scale * fr->body_level);
       fr->anchor_v = 0.0;
       break;
     }
@@ -962,8 +1008,17 @@ friction_process(friction* fr, modal_object* o, int frames, float* out_l,
       step(fr, o, &k, anchor_a, fr->fn, w, ot);
     sum_force += fr->force;
     sum_slip += fr->v;
-    out_l[t] += (float)(scale * ot->left);
-    out_r[t] += (float)(scale * ot->right);
+    double left = ot->left, right = ot->right;
+    if (fr->body) { /* whole again, and heard */
+      double bl, br;
+      modal_correct(fr->body, k.bc, fr->body_force);
+      fr->body_force = 0.0;
+      modal_pickups(fr->body, &bl, &br);
+      left += fr->body_level * bl;
+      right += fr->body_level * br;
+    }
+    out_l[t] += (float)(scale * left);
+    out_r[t] += (float)(scale * right);
   }
   /* the modes take the last force now, so that others read them whole;
    * the next call goes on from the track */

@@ -40,6 +40,13 @@
  * to the bow velocity (the speed glide), so that the first slip releases
  * the load the sticking built, as a bow's attack does [guettler].  Driven by
  * force, it is a free mass pushed along the surface by the external force.
+ *
+ * The exciter may have modes of its own besides (friction_set_body()): a
+ * rod, a bow stick, a wine glass rubbing another, "a friction 'bow' is a
+ * modal object too" ([ch8] 8.3.2, after the two resonators of 8.3.1).  Its
+ * touching point then moves with the mass and with those modes, each
+ * taking -F, so the solve sees both bodies' compliances (one implicit
+ * solve a step, as before), and the body is heard at its level.
  */
 #ifndef CONTACT_FRICTION_H
 #define CONTACT_FRICTION_H
@@ -113,6 +120,10 @@ typedef struct friction {
   modal_coeffs sub;         /* object at the sub-step */
   modal_coeffs exciter_sub; /* exciter at the sub-step */
   modal_object exciter;     /* one mode: the drive spring (velocity drive) */
+  modal_coeffs body_sub;    /* the body at the sub-step */
+  modal_object* body;       /* the exciter's own modes, or none */
+  double body_level;        /* how loud they are heard */
+  double body_force;        /* the last step's force, not yet applied */
   fractal_noise noise;
   uint64_t seed; /* the noise's */
   friction_law law;
@@ -151,6 +162,13 @@ typedef struct friction {
 void friction_init(friction* fr, double sample_rate, uint64_t seed);
 void friction_set_law(friction* fr, friction_law law);
 void friction_set_exciter(friction* fr, double mass, friction_drive drive);
+/* The exciter's own modes (a modal object whose mass is the exciter's, its
+ * interaction point where it touches; not owned; NULL or no modes: a
+ * rigid exciter, as before, bit for bit) heard at `level`.  Call again
+ * after the body changes. */
+void friction_set_body(friction* fr, modal_object* body, double level);
+/* A bound on how fast the body's own ring is heard (0 without one). */
+double friction_body_unrest(const friction* fr);
 /* The natural frequency of the hand's hold on the exciter (velocity drive):
  * the compliance of a finger's flesh, a bow's hair, a pad's mounting. */
 void friction_set_grip(friction* fr, double frequency);

@@ -19,6 +19,7 @@
 typedef struct friction_voice {
   friction contact;
   modal_object object;
+  modal_object body; /* the exciter's own modes (exciter_ports.h) */
   bool lifted;
 } friction_voice;
 
@@ -47,6 +48,8 @@ voice_init(instrument* in, int v)
 {
   friction_voice* fv = voice(in, v);
   modal_init(&fv->object, in->host.sample_rate);
+  modal_init(&fv->body, in->host.sample_rate);
+  modal_set_width(&fv->body, 0.0); /* heard where it touches */
   friction_init(&fv->contact, in->host.sample_rate, 0x51D7u + (uint64_t)v);
   fv->lifted = true;
 }
@@ -76,10 +79,16 @@ controls(instrument* in)
   in->velocity_curve = c[FRICTION_VELOCITY_CURVE];
   const bool new_beta = c[FRICTION_NOISE_BETA] != s->beta;
   s->beta = c[FRICTION_NOISE_BETA];
+  const double mass = 1e-3 * c[FRICTION_EXCITER_MASS];
+  const double level = c[FRICTION_EXCITER + EXCITER_LEVEL];
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
-    friction* fr = &voice(in, v)->contact;
+    friction_voice* fv = voice(in, v);
+    friction* fr = &fv->contact;
     friction_set_law(fr, law);
-    friction_set_exciter(fr, 1e-3 * c[FRICTION_EXCITER_MASS], drive);
+    friction_set_exciter(fr, mass, drive);
+    if (exciter_from_ports(&fv->body, c + FRICTION_EXCITER, mass) ||
+        level != fr->body_level)
+      friction_set_body(fr, &fv->body, level);
     friction_set_grip(fr, c[FRICTION_GRIP]);
     if (new_beta)
       friction_set_noise(fr, s->beta);
@@ -118,7 +127,7 @@ unrest(instrument* in, int v, bool* driven)
   double reach, speed;
   const modal_object* o = &voice(in, v)->object;
   modal_bounds(o, &reach, &speed);
-  return o->pickup_bound * speed;
+  return o->pickup_bound * speed + friction_body_unrest(fr);
 }
 
 static bool
@@ -139,7 +148,7 @@ static void
 reset(instrument* in, int v)
 {
   friction_voice* fv = voice(in, v);
-  friction_reset(&fv->contact);
+  friction_reset(&fv->contact); /* and the body */
   modal_reset(&fv->object);
   fv->lifted = true;
   drive_voice(in, v);

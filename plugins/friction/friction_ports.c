@@ -106,5 +106,5 @@ const plugin_info friction_info = {
     ports,
     FRICTION_OBJECT,
     object_defaults,
-    {{NULL, 0}},
+    {{exciter_ports, EXCITER_N_PORTS}},
 };

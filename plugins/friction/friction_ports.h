@@ -3,6 +3,7 @@
 #ifndef CONTACT_FRICTION_PORTS_H
 #define CONTACT_FRICTION_PORTS_H
 
+#include "exciter_ports.h"
 #include "object_ports.h"
 #include "place_ports.h"
 #include "port_info.h"
@@ -38,7 +39,8 @@ enum friction_port {
   FRICTION_OBJECT, /* the object ports follow, see object_ports.h */
   FRICTION_NOTIFY = FRICTION_OBJECT + OBJECT_N_PORTS, /* patch:Set replies */
   FRICTION_PLACE, /* where it is touched and heard, see place_ports.h */
-  FRICTION_N_PORTS = FRICTION_PLACE + PLACE_N_PORTS
+  FRICTION_EXCITER = FRICTION_PLACE + PLACE_N_PORTS, /* the rod's own modes */
+  FRICTION_N_PORTS = FRICTION_EXCITER + EXCITER_N_PORTS
 };
 
 extern const plugin_info friction_info;

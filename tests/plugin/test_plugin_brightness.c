@@ -60,8 +60,9 @@ enum { N_FACTORS = sizeof(factors) / sizeof(factors[0]) };
 #define BRIGHTER  0.25 /* centroid rise, 0.6x to 3.5x */
 #define LOUDER_DB 3.0  /* or the RMS's */
 
-static const char* const played[] = {"wineglass", "bowed-bar", "bowed-string",
-                                     "plate-finger", "singing-bowl"};
+static const char* const played[] = {"wineglass",    "bowed-bar",
+                                     "bowed-string", "plate-finger",
+                                     "singing-bowl", "singing-bowl-rod"};
 enum { N_PLAYED = sizeof(played) / sizeof(played[0]) };
 
 static const char* const* overrides;

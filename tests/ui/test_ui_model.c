@@ -884,8 +884,16 @@ exciter_bars(void)
   static ui_state st;
   const ui_rect window = {0, 0, UI_WIDTH, UI_HEIGHT};
   ui_state_init(&st, &friction_info);
+  CHECK(st.exciter >= 0 && st.layout.exciter_plot.h > 0,
+        "friction: the rod's modes have no strip");
+  ui_state_free(&st);
+  /* a plugin without the exciter's ports: friction's without its tail */
+  plugin_info bare = friction_info;
+  bare.n_ports = FRICTION_EXCITER;
+  bare.tails[0] = (port_table){NULL, 0};
+  ui_state_init(&st, &bare);
   CHECK(st.exciter < 0 && st.n_exciter == 0 && st.layout.exciter_plot.h == 0,
-        "friction: no exciter, no strip");
+        "no exciter, no strip");
   const ui_rect plain = st.layout.modes_plot;
   ui_state_free(&st);
 
