@@ -563,6 +563,18 @@ ring_exciter(impact* im, int frames, float* out_l, float* out_r, double scale)
     modal_ring(im->exciter, frames, out_l, out_r, scale * im->exciter_level);
 }
 
+/* the object's free ringing, and the exciter's with it */
+static void
+ring_both(impact* im, modal_object* o, int frames, float* out_l, float* out_r,
+          double scale)
+{
+  if (has_exciter(im))
+    modal_ring_with(o, im->exciter, im->exciter_level, frames, out_l, out_r,
+                    scale);
+  else
+    modal_ring(o, frames, out_l, out_r, scale);
+}
+
 /* a new flight starts where the hammer is now */
 static void
 land_flight(impact* im)
@@ -1442,8 +1454,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
       im->clear_left = clear_samples(im, o);
     if (!im->hammer_flying) {
       drop_carried(im, o);
-      modal_ring(o, frames - t, out_l + t, out_r + t, scale);
-      ring_exciter(im, frames - t, out_l + t, out_r + t, scale);
+      ring_both(im, o, frames - t, out_l + t, out_r + t, scale);
       im->tracked = false;
       im->settled = false;
       im->clock += frames - t;
@@ -1453,8 +1464,7 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
       const int clear =
           im->clear_left < frames - t ? (int)im->clear_left : frames - t;
       drop_carried(im, o);
-      modal_ring(o, clear, out_l + t, out_r + t, scale);
-      ring_exciter(im, clear, out_l + t, out_r + t, scale);
+      ring_both(im, o, clear, out_l + t, out_r + t, scale);
       im->tracked = false;
       im->settled = false;
       fly(im, clear);

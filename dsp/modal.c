@@ -418,6 +418,7 @@ typedef struct advance_sums {
   __typeof__(name) name __attribute__((ifunc(#name "_resolve")))
 
 KERNEL_DISPATCH(modal_ring);
+KERNEL_DISPATCH(modal_ring_with);
 KERNEL_DISPATCH(modal_next);
 KERNEL_DISPATCH(modal_advance);
 KERNEL_DISPATCH(modal_advance_point);

@@ -168,6 +168,11 @@ void modal_coeffs_compute(const modal_object* o, double step, modal_coeffs* c);
 /* Free vibration over `frames` samples; adds scale * pickup velocity. */
 void modal_ring(modal_object* o, int frames, float* out_l, float* out_r,
                 double scale);
+/* The same for o and a second object e heard at e_scale (a hammer's own
+ * modes), in one pass over the
+ * frames. */
+void modal_ring_with(modal_object* o, modal_object* e, double e_scale,
+                     int frames, float* out_l, float* out_r, double scale);
 
 /* One step under contact force, in two halves (the K method, [ch8] 8.A.1):
  * the modes advance freely (modal_correct_predict() below, with the last

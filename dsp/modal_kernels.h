@@ -153,6 +153,72 @@ KERNEL(ring)(modal_object* o, int frames, float* out_l, float* out_r,
   }
 }
 
+/* modal_ring() of o, and of e heard at e_scale, in one pass over the
+ * frames: e's modes (at most two vectors) are stepped in registers in the
+ * loop that writes the output, so that a few exciter modes cost what
+ * their modes do, not another pass over the frames.  e is heard where it
+ * touches (not weighted, width 0: both pickups its point's velocity;
+ * modal_ring_with() checks, and takes other exciters in two passes). */
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(ring_with)(modal_object* o, modal_object* e, double e_scale, int frames,
+                  float* out_l, float* out_r, double scale, bool shaped,
+                  bool weighted, bool e_pair)
+{
+  const int n = o->n, k = KERNEL_LANES;
+  const modal_coeffs* c = &e->audio;
+  const modal_vec a11 = LOAD(c->a11), a12 = LOAD(c->a12);
+  const modal_vec a21 = LOAD(c->a21), a22 = LOAD(c->a22);
+  /* the arrays hold at least MODAL_LANES (two vectors here), zero past
+   * the modes */
+  const modal_vec b11 = LOAD(c->a11 + k), b12 = LOAD(c->a12 + k);
+  const modal_vec b21 = LOAD(c->a21 + k), b22 = LOAD(c->a22 + k);
+  modal_vec x0 = LOAD(e->x), v0 = LOAD(e->v);
+  modal_vec x1 = LOAD(e->x + k), v1 = LOAD(e->v + k);
+  modal_vec acc[RING_FRAMES], acc_r[RING_FRAMES];
+  for (int t0 = 0; t0 < frames; t0 += RING_FRAMES) {
+    const int len = frames - t0 < RING_FRAMES ? frames - t0 : RING_FRAMES;
+    memset(acc, 0, sizeof(acc[0]) * (size_t)len);
+    if (shaped)
+      memset(acc_r, 0, sizeof(acc_r[0]) * (size_t)len);
+    for (int l = 0; l < n; l += 2 * KERNEL_LANES) {
+      if (l + KERNEL_LANES < n)
+        KERNEL(ring_chunk)(o, l, 1, shaped, weighted, len, acc, acc_r);
+      else
+        KERNEL(ring_chunk)(o, l, 0, shaped, weighted, len, acc, acc_r);
+    }
+    for (int t = 0; t < len; ++t) {
+      double left, right;
+      if (shaped) {
+        left = KERNEL(lanes_sum)(&acc[t]);
+        right = KERNEL(lanes_sum)(&acc_r[t]);
+      } else {
+        KERNEL(lanes_pickups)(o, &acc[t], &left, &right);
+      }
+      const modal_vec xn0 = a11 * x0 + a12 * v0;
+      const modal_vec vn0 = a21 * x0 + a22 * v0;
+      x0 = xn0;
+      v0 = vn0;
+      modal_vec sum = vn0;
+      if (e_pair) {
+        const modal_vec xn1 = b11 * x1 + b12 * v1;
+        const modal_vec vn1 = b21 * x1 + b22 * v1;
+        x1 = xn1;
+        v1 = vn1;
+        sum += vn1;
+      }
+      const double heard = e_scale * KERNEL(lanes_sum)(&sum);
+      out_l[t0 + t] += (float)(scale * (left + heard));
+      out_r[t0 + t] += (float)(scale * (right + heard));
+    }
+  }
+  STORE(e->x, x0);
+  STORE(e->v, v0);
+  if (e_pair) {
+    STORE(e->x + k, x1);
+    STORE(e->v + k, v1);
+  }
+}
+
 KERNEL_EXPORT void
 KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
                    double scale)
@@ -165,6 +231,44 @@ KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
     KERNEL(ring)(o, frames, out_l, out_r, scale, false, false);
   else
     KERNEL(ring)(o, frames, out_l, out_r, scale, true, false);
+}
+
+/* ring_with() for one or two vectors of e's modes: one is held in
+ * registers beside the object's chunks, where two would not be */
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(ring_with_e)(modal_object* o, modal_object* e, double e_scale,
+                    int frames, float* out_l, float* out_r, double scale,
+                    bool shaped, bool weighted)
+{
+  if (e->count > KERNEL_LANES)
+    KERNEL(ring_with)
+    (o, e, e_scale, frames, out_l, out_r, scale, shaped, weighted, true);
+  else
+    KERNEL(ring_with)
+    (o, e, e_scale, frames, out_l, out_r, scale, shaped, weighted, false);
+}
+
+KERNEL_EXPORT void
+KERNEL(modal_ring_with)(modal_object* o, modal_object* e, double e_scale,
+                        int frames, float* out_l, float* out_r, double scale)
+{
+  if (e->count > 2 * KERNEL_LANES || e->weighted || e->width != 0.0) {
+    /* more modes than two vectors, or heard otherwise: a pass each */
+    KERNEL(modal_ring)(o, frames, out_l, out_r, scale);
+    KERNEL(modal_ring)(e, frames, out_l, out_r, scale * e_scale);
+    return;
+  }
+  if (o->weighted && o->pickup_alternating)
+    KERNEL(ring_with_e)
+    (o, e, e_scale, frames, out_l, out_r, scale, false, true);
+  else if (o->weighted)
+    KERNEL(ring_with_e)(o, e, e_scale, frames, out_l, out_r, scale, true, true);
+  else if (o->pickup_alternating)
+    KERNEL(ring_with_e)
+    (o, e, e_scale, frames, out_l, out_r, scale, false, false);
+  else
+    KERNEL(ring_with_e)
+    (o, e, e_scale, frames, out_l, out_r, scale, true, false);
 }
 
 /* the pickups from the velocity sums: off the lanes of sv, or sr when
