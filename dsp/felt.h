@@ -62,6 +62,14 @@ typedef struct felt_law {
   double tau;     /* s, the relaxation time tau_0 */
 } felt_law;
 
+/* Whether two felts are the same law. */
+static inline bool
+felt_law_same(const felt_law* a, const felt_law* b)
+{
+  return a->k == b->k && a->y0 == b->y0 && a->eta == b->eta &&
+         a->epsilon == b->epsilon && a->tau == b->tau;
+}
+
 /* The static force f(x) of [borin] eq 1; 0 for x <= 0. */
 static inline double
 felt_force(const felt_law* law, double x)

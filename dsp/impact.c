@@ -45,15 +45,6 @@ impact_law_static_compression(const impact_law* law, double load)
   return load > 0.0 ? pow(load / law->stiffness, 1.0 / law->alpha) : 0.0;
 }
 
-double
-impact_law_ride(const impact_law* from, const impact_law* to, double x)
-{
-  impact_law elastic = *to;
-  elastic.felt.epsilon = 0.0;
-  return impact_law_static_compression(&elastic,
-                                       impact_law_force(from, x, 0.0));
-}
-
 void
 impact_felt_rest(felt_contact* c, const impact_law* law, double x)
 {
@@ -592,11 +583,7 @@ land_flight(impact* im)
 void
 impact_set_law(impact* im, impact_law law)
 {
-  const felt_law* a = &law.felt;
-  const felt_law* b = &im->law.felt;
-  const bool felt_changed = a->k != b->k || a->y0 != b->y0 ||
-                            a->eta != b->eta || a->epsilon != b->epsilon ||
-                            a->tau != b->tau;
+  const bool felt_changed = !felt_law_same(&law.felt, &im->law.felt);
   const bool changed = law.stiffness != im->law.stiffness ||
                        law.alpha != im->law.alpha || law.mu != im->law.mu ||
                        law.kind != im->law.kind || felt_changed;
@@ -612,7 +599,10 @@ impact_set_law(impact* im, impact_law law)
      * (a felt's range reaches far stiffer than Hunt-Crossley's, and a
      * soft felt pressed deep and made hard at once would fire the hammer
      * off with the energy of its new law at that depth). */
-    const double x = impact_law_ride(&im->law, &law, im->x);
+    const double force = impact_law_force(&im->law, im->x, 0.0);
+    impact_law elastic = law;
+    elastic.felt.epsilon = 0.0;
+    const double x = impact_law_static_compression(&elastic, force);
     im->hammer_x += x - im->x;
     im->x = x;
     land_flight(im);

@@ -145,11 +145,6 @@ impact_solution impact_felt_solve(felt_contact* c, const impact_law* law,
  * force); no memory for Hunt-Crossley. */
 void impact_felt_rest(felt_contact* c, const impact_law* law, double x);
 
-/* Where a body pressed to the compression x through the law `from` rides
- * when the law becomes `to`: the compression at which `to` (its memory
- * aside) bears the same force, so that the change gives no blow. */
-double impact_law_ride(const impact_law* from, const impact_law* to, double x);
-
 /* What the meters show: the most recent completed contact, measured from
  * the simulated trajectory. */
 typedef struct impact_contact {

@@ -39,23 +39,23 @@ update_patch(rolling* r)
 void
 rolling_set_law(rolling* r, impact_law law)
 {
-  const felt_law* a = &law.felt;
-  const felt_law* b = &r->law.felt;
-  const bool felt_changed = law.kind != r->law.kind || a->k != b->k ||
-                            a->y0 != b->y0 || a->eta != b->eta ||
-                            a->epsilon != b->epsilon || a->tau != b->tau;
+  const bool felt_changed =
+      law.kind != r->law.kind || !felt_law_same(&law.felt, &r->law.felt);
   const bool spring = law.stiffness != r->law.stiffness ||
                       law.alpha != r->law.alpha || felt_changed;
   if (felt_changed) {
     r->felt.step_h = 0.0; /* worked out again at the next step */
     r->felt.e_q = NAN;    /* and its energy */
     if ((law.kind == IMPACT_FELT || r->law.kind == IMPACT_FELT) &&
-        r->x0 > 0.0) {
-      /* the ball rides to where the new law bears its force, as impact's
-       * hammer (impact_set_law()): no blow */
-      const double x = impact_law_ride(&r->law, &law, r->x0);
+        r->force > 0.0) {
+      /* the ball rides to where the new law, relaxed, bears the force it
+       * bore, its felt at rest there: no blow (as impact's hammer rides,
+       * impact_set_law(); a felt's range reaches far softer and stiffer
+       * than Hunt-Crossley's) */
+      const double x = impact_law_static_compression(&law, r->force);
       r->ball_x += x - r->x0;
       r->x0 = x;
+      impact_felt_rest(&r->felt, &law, x);
     }
   }
   r->law = law;

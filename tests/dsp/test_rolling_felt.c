@@ -16,7 +16,12 @@
  *      the next by more than the work of the drive, the contact force
  *      times the surface's rise under the ball, beyond rounding
  *      (energy_tolerance); Newton never reaches its cap and takes at most
- *      most_iterations a solve on average.
+ *      most_iterations a solve on average;
+ *   3. a change of law under the resting ball, felt to a stiff
+ *      Hunt-Crossley contact and back, gives no blow: the ball rides to
+ *      where the new law bears its weight (rolling_set_law()), its force
+ *      a sample later within blow_max of the weight, where at the felt's
+ *      depth Hunt-Crossley's would bear thousands of times it.
  */
 #include "check.h"
 #include "felt.h"
@@ -38,6 +43,8 @@ static const double order_tolerance = 1e-9;
 static const double energy_tolerance = 1e-12;
 /* Newton's iterations a solve, on average (issue 24, bar 6) */
 static const double most_iterations = 2.0;
+/* the force a sample after a change of law, of the weight */
+static const double blow_max = 1.01;
 
 static modal_object o;
 static rolling r;
@@ -182,10 +189,37 @@ test_passive(void)
         iterations);
 }
 
+static void
+test_law_change(void)
+{
+  const felt_law felt = {40.0, 1e-3, 0.5, 0.9, 20e-6};
+  setup(&felt, 60.0, 10.0);
+  rolling_set_surface(&r, 1.5, 1e-12);
+  rolling_set_ball(&r, ball, radius, ball * g);
+  rolling_place(&r, &o);
+  const impact_law felt_law = r.law;
+  const impact_law hc = {.stiffness = 1e9, .alpha = 1.5, .mu = 10.0};
+  const double w = ball * g;
+  const double depth = r.x0;
+  float l, rr;
+  rolling_set_law(&r, hc);
+  rolling_process(&r, &o, 1, &l, &rr, 1.0);
+  const double to_hc = r.force / w;
+  rolling_set_law(&r, felt_law);
+  rolling_process(&r, &o, 1, &l, &rr, 1.0);
+  const double back = r.force / w;
+  printf("law changed under the resting ball: felt to Hunt-Crossley, force "
+         "%.4f W (at the felt's depth it would bear %.0f W); back, %.4f W\n",
+         to_hc, impact_law_force(&hc, depth, 0.0) / w, back);
+  CHECK(to_hc <= blow_max && back <= blow_max,
+        "a blow: %.3g W to Hunt-Crossley, %.3g W back", to_hc, back);
+}
+
 int
 main(void)
 {
   test_rest();
   test_passive();
+  test_law_change();
   return check_done("test_rolling_felt");
 }
