@@ -66,3 +66,10 @@ felt_step_memory(const felt_law* law, const felt_step* step, double q,
 {
   return step->decay * q + (1.0 - step->decay) * felt_gradient(law, x0, x1);
 }
+
+void
+felt_contact_relax(felt_contact* c, const felt_law* law, double decay)
+{
+  c->q *= decay;
+  c->y = felt_compression(law, law->epsilon * c->q);
+}

@@ -52,6 +52,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct felt_law {
   double k;       /* N, the static force at the compression y0 (K) */
@@ -60,6 +61,14 @@ typedef struct felt_law {
   double epsilon; /* 0 (no hysteresis) .. 1, the share that relaxes */
   double tau;     /* s, the relaxation time tau_0 */
 } felt_law;
+
+/* Whether two felts are the same law. */
+static inline bool
+felt_law_same(const felt_law* a, const felt_law* b)
+{
+  return a->k == b->k && a->y0 == b->y0 && a->eta == b->eta &&
+         a->epsilon == b->epsilon && a->tau == b->tau;
+}
 
 /* The static force f(x) of [borin] eq 1; 0 for x <= 0. */
 static inline double
@@ -186,5 +195,33 @@ double felt_step_force(const felt_law* law, const felt_step* step, double q,
 /* The memory at the step's end. */
 double felt_step_memory(const felt_law* law, const felt_step* step, double q,
                         double x0, double x1);
+
+/* A felt in a contact solver's hands (impact.h, impact_felt_solve()): its
+ * memory q and its own compression y (ahead of the bodies' while its dent
+ * holds it off them); its energy e at the (e_y, e_q) the last step left
+ * (felt_energy(); e_q NAN: not worked out), so that the next step need not
+ * work it out again; its step for the sub-step step_h (0: none); and the
+ * steps it took passive (above). */
+typedef struct felt_contact {
+  double q, y;
+  double e, e_y, e_q;
+  felt_step step;
+  double step_h;
+  uint64_t passive_steps;
+} felt_contact;
+
+/* Its step for a sub-step of h seconds, worked out when h changes. */
+static inline void
+felt_contact_step(felt_contact* c, const felt_law* law, double h)
+{
+  if (c->step_h != h) {
+    c->step = felt_step_of(law, h);
+    c->step_h = h;
+  }
+}
+
+/* The felt off the object: its memory relaxes by `decay`, and its dent
+ * with it (which takes energy, above). */
+void felt_contact_relax(felt_contact* c, const felt_law* law, double decay);
 
 #endif

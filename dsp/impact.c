@@ -45,6 +45,14 @@ impact_law_static_compression(const impact_law* law, double load)
   return load > 0.0 ? pow(load / law->stiffness, 1.0 / law->alpha) : 0.0;
 }
 
+void
+impact_felt_rest(felt_contact* c, const impact_law* law, double x)
+{
+  /* a felt at rest has relaxed: its memory is its static force */
+  c->q = law->kind == IMPACT_FELT ? felt_force(&law->felt, x) : 0.0;
+  c->y = x;
+}
+
 /* The law's potential: k x^(a+1) / (a+1), or the relaxed felt's */
 static double
 law_potential(const impact_law* law, double x)
@@ -587,18 +595,14 @@ land_flight(impact* im)
 void
 impact_set_law(impact* im, impact_law law)
 {
-  const felt_law* a = &law.felt;
-  const felt_law* b = &im->law.felt;
-  const bool felt_changed = a->k != b->k || a->y0 != b->y0 ||
-                            a->eta != b->eta || a->epsilon != b->epsilon ||
-                            a->tau != b->tau;
+  const bool felt_changed = !felt_law_same(&law.felt, &im->law.felt);
   const bool changed = law.stiffness != im->law.stiffness ||
                        law.alpha != im->law.alpha || law.mu != im->law.mu ||
                        law.kind != im->law.kind || felt_changed;
   if (changed) {
     im->settled = false;      /* another rest */
     im->kept_stiffness = NAN; /* and other estimates (keep_constants()) */
-    im->felt_e_q = NAN;       /* and the felt's energy */
+    im->felt.e_q = NAN;       /* and the felt's energy */
   }
   if (changed && (law.kind == IMPACT_FELT || im->law.kind == IMPACT_FELT) &&
       im->hammer_flying && im->x > 0.0) {
@@ -617,7 +621,7 @@ impact_set_law(impact* im, impact_law law)
   }
   im->law = law;
   if (law.kind == IMPACT_FELT) {
-    im->felt_h_step = 0.0; /* worked out again at the next step */
+    im->felt.step_h = 0.0; /* worked out again at the next step */
     im->felt_sample_decay =
         law.felt.tau > 0.0 ? exp(-1.0 / (im->sample_rate * law.felt.tau)) : 0.0;
   }
@@ -711,7 +715,7 @@ impact_reset(impact* im, modal_object* o)
   land_flight(im);
   im->clear_left = 0;
   im->force = im->force_prev = im->force_prev2 = 0.0;
-  im->felt_q = im->felt_y = 0.0;
+  im->felt.q = im->felt.y = 0.0;
   im->x = im->v = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
@@ -775,16 +779,6 @@ clear_samples(impact* im, const modal_object* o)
   return n < (double)LONG_MAX / 2 ? (long)n : LONG_MAX / 2;
 }
 
-/* The felt off the object: its memory relaxes by `decay`, and its dent
- * with it (which takes energy, felt.h). */
-static void
-relax_felt(impact* im, double decay)
-{
-  im->felt_q *= decay;
-  im->felt_y =
-      felt_compression(&im->law.felt, im->law.felt.epsilon * im->felt_q);
-}
-
 /* the parabola from the flight's start, so that any split of a flight
  * gives the same hammer */
 static void
@@ -796,7 +790,8 @@ fly(impact* im, int frames)
   im->hammer_x = im->flight_x + (im->flight_v + 0.5 * acc * t) * t;
   im->hammer_v = im->flight_v + acc * t;
   if (im->law.kind == IMPACT_FELT) /* the felt relaxes in the air */
-    relax_felt(im, pow(im->felt_sample_decay, frames));
+    felt_contact_relax(&im->felt, &im->law.felt,
+                       pow(im->felt_sample_decay, frames));
 }
 
 /* ---- contact integration ---------------------------------------------- */
@@ -1169,7 +1164,7 @@ free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
   im->x = im->hammer_x + ex - px;
   im->v = im->hammer_v + ev - pv;
   if (im->law.kind == IMPACT_FELT)
-    relax_felt(im, im->felt_sample_decay);
+    felt_contact_relax(&im->felt, &im->law.felt, im->felt_sample_decay);
   /* the force history the sub-steps would have left */
   for (int s = 0; s < m && s < 3; ++s) {
     im->force_prev2 = im->force_prev;
@@ -1202,69 +1197,69 @@ free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
 #pragma GCC push_options
 #pragma GCC optimize("no-tree-slp-vectorize")
 
-/* A felt's sub-step (felt.h): the accurate step where it keeps the felt's
- * energy within the work done on it, else the passive step.  x0 is the
- * bodies' compression at its start; returns the force, with the felt's
- * compression and memory at its end in *y1, *q1. */
-static impact_solution
-felt_solve(impact* im, double h, double x0, double dx_free, double kx,
-           double guess, double* y1, double* q1)
+/* A felt's sub-step (impact.h): the step's end compression y1 and memory
+ * q1 are the felt's as it returns. */
+impact_solution
+impact_felt_solve(felt_contact* c, const impact_law* contact_law, double h,
+                  double x0, double dx_free, double kx, double guess)
 {
-  const felt_law* law = &im->law.felt;
-  const double q0 = im->felt_q, dent = law->epsilon * q0;
-  const double y0 = dent > 0.0 && im->felt_y > x0 ? im->felt_y : x0;
-  impact_solution sol = solve_felt(law, &im->felt_h, q0, im->law.mu, h, x0, y0,
-                                   dx_free, kx, guess);
+  const felt_law* law = &contact_law->felt;
+  const double mu = contact_law->mu;
+  const double q0 = c->q, dent = law->epsilon * q0;
+  const double y0 = dent > 0.0 && c->y > x0 ? c->y : x0;
+  impact_solution sol =
+      solve_felt(law, &c->step, q0, mu, h, x0, y0, dx_free, kx, guess);
   double x1 = x0 + dx_free + kx * sol.force;
   if (law->epsilon == 0.0) {
-    *y1 = x1;
-    *q1 = q0;
+    c->y = x1;
     return sol;
   }
+  double y1, q1;
   if (sol.force > 0.0) {
     /* In contact, the step's energy change is F (x1 - y0) <= F (x1 - x0)
      * less the damping's, plus the memory's moves from q0 to its mean over
      * the step and on to q1 (felt.h): each takes energy where q moves
      * towards f at the compressions it moves at, which holds when q1 stays
      * on the far side of f at both ends (no energy to work out). */
-    *y1 = x1;
-    *q1 = felt_step_memory(law, &im->felt_h, q0, y0, x1);
+    y1 = x1;
+    q1 = felt_step_memory(law, &c->step, q0, y0, x1);
     const double g = felt_gradient(law, y0, x1);
     const double lo = y0 < x1 ? y0 : x1, hi = y0 < x1 ? x1 : y0;
-    if (g >= q0 ? *q1 <= felt_force(law, lo) : *q1 >= felt_force(law, hi)) {
-      im->felt_e_q = NAN; /* not worked out */
+    if (g >= q0 ? q1 <= felt_force(law, lo) : q1 >= felt_force(law, hi)) {
+      c->e_q = NAN; /* not worked out */
+      c->y = y1;
+      c->q = q1;
       return sol;
     }
   }
   /* the felt lets go where it would pull: its dent holds it off */
   const double free_y = felt_compression(law, dent);
-  *y1 = sol.force > 0.0 || x1 >= free_y ? x1 : free_y;
-  *q1 = felt_step_memory(law, &im->felt_h, q0, y0, *y1);
-  const double e0 = y0 == im->felt_e_y && q0 == im->felt_e_q
-                        ? im->felt_e
-                        : felt_energy(law, y0, q0);
-  const double e1 = felt_energy(law, *y1, *q1), gain = e1 - e0;
+  y1 = sol.force > 0.0 || x1 >= free_y ? x1 : free_y;
+  q1 = felt_step_memory(law, &c->step, q0, y0, y1);
+  const double e0 =
+      y0 == c->e_y && q0 == c->e_q ? c->e : felt_energy(law, y0, q0);
+  const double e1 = felt_energy(law, y1, q1), gain = e1 - e0;
   const double work = sol.force * (x1 - x0);
   /* within rounding of the energy's terms (felt_energy()) */
   const double terms =
       e0 + fabs(gain) + fabs(work) +
-      law->epsilon * (q0 + *q1) * (fabs(y0) + fabs(*y1) + free_y);
+      law->epsilon * (q0 + q1) * (fabs(y0) + fabs(y1) + free_y);
   if (gain <= work + 1e-12 * terms) {
-    im->felt_e = e1;
-    im->felt_e_y = *y1;
-    im->felt_e_q = *q1;
+    c->e = e1;
+    c->e_y = c->y = y1;
+    c->e_q = c->q = q1;
     return sol;
   }
   /* the passive step: the memory held at its start, then moved towards
    * the end's static force */
-  const felt_step held = {1.0, law->epsilon, im->felt_h.decay};
+  const felt_step held = {1.0, law->epsilon, c->step.decay};
   const impact_solution passive =
-      solve_felt(law, &held, q0, im->law.mu, h, x0, y0, dx_free, kx, sol.force);
+      solve_felt(law, &held, q0, mu, h, x0, y0, dx_free, kx, sol.force);
   x1 = x0 + dx_free + kx * passive.force;
-  *y1 = passive.force > 0.0 || x1 >= free_y ? x1 : free_y;
-  *q1 = held.decay * q0 + (1.0 - held.decay) * felt_force(law, *y1);
-  im->felt_passive_steps++;
-  im->felt_e_q = NAN; /* not worked out */
+  c->y = passive.force > 0.0 || x1 >= free_y ? x1 : free_y;
+  c->q = held.decay * q0 + (1.0 - held.decay) * felt_force(law, c->y);
+  c->passive_steps++;
+  c->e_q = NAN; /* not worked out */
   return passive;
 }
 
@@ -1302,10 +1297,8 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
   const double h = im->h;
   const double fe = im->ext_force;
   const bool felt = im->law.kind == IMPACT_FELT;
-  if (felt && im->felt_h_step != h) {
-    im->felt_h = felt_step_of(&im->law.felt, h);
-    im->felt_h_step = h;
-  }
+  if (felt)
+    felt_contact_step(&im->felt, &im->law.felt, h);
   /* The force acts on both bodies as its step average F: an impulse h F
    * each way, so the momentum they exchange balances exactly.  Per unit F
    * the hammer moves by h^2 / (2 m) and every mode by its b, so the
@@ -1356,9 +1349,8 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     const double vf = hammer_v + ev_free - pv_free;
 
     const double guess = 3.0 * (im->force - im->force_prev) + im->force_prev2;
-    double felt_y = 0.0, felt_q = 0.0;
     const impact_solution sol =
-        felt ? felt_solve(im, h, x0, dx_free, kx, guess, &felt_y, &felt_q)
+        felt ? impact_felt_solve(&im->felt, &im->law, h, x0, dx_free, kx, guess)
              : solve(&im->law, &im->series, x0, dx_free, kx, h, guess);
     /* after the solve in program order, so that the processor starts the
      * solve's chain before the pass's many independent operations */
@@ -1383,10 +1375,6 @@ engaged_sample(impact* im, modal_object* o, float* out_l, float* out_r,
     }
     const double x1 = xf + kx * f;
     const double v1 = vf + kv * f;
-    if (felt) {
-      im->felt_q = felt_q;
-      im->felt_y = felt_y;
-    }
     track_contact(im, im->clock + (double)s / m, m, h, x0, v0, xf, vf, x1, v1,
                   f);
     im->force_prev2 = im->force_prev;
@@ -1550,10 +1538,7 @@ impact_settle(impact* im, modal_object* o)
     modal_settle(im->exciter, -f); /* the hammer bears the force back */
   exciter_point(im, &ex, &ev);
   im->x = impact_law_static_compression(&im->law, f);
-  /* a felt at rest has relaxed: its memory is its static force */
-  im->felt_q =
-      im->law.kind == IMPACT_FELT ? felt_force(&im->law.felt, im->x) : 0.0;
-  im->felt_y = im->x;
+  impact_felt_rest(&im->felt, &im->law, im->x);
   im->v = 0.0;
   im->hammer_x = px + im->x - ex;
   im->hammer_v = 0.0;

@@ -132,6 +132,19 @@ impact_solution impact_solve_series(const impact_law* law,
                                     double dx_free, double kx, double h,
                                     double guess);
 
+/* A felt's step (felt.h) of the solve above, law->kind IMPACT_FELT: the
+ * accurate step where it keeps the felt's energy within the work done on
+ * it, else the passive step (counted in c->passive_steps).  The felt c as
+ * the step starts, x0 the bodies' compression then; c is left as the step
+ * ends. */
+impact_solution impact_felt_solve(felt_contact* c, const impact_law* law,
+                                  double h, double x0, double dx_free,
+                                  double kx, double guess);
+
+/* The felt c at rest at the compression x, relaxed (its memory the static
+ * force); no memory for Hunt-Crossley. */
+void impact_felt_rest(felt_contact* c, const impact_law* law, double x);
+
 /* What the meters show: the most recent completed contact, measured from
  * the simulated trajectory. */
 typedef struct impact_contact {
@@ -199,16 +212,8 @@ typedef struct impact {
    * 1, 2, 4 ... sub-steps per sample (-1: none, for a <= 1) */
   double resting_compression[3];
   impact_series series;
-  /* the felt's memory (felt.h): q, its own compression y (ahead of x while
-   * its dent holds it off the object), its step at h, its decay over a
-   * sample; felt_passive_steps counts the steps taken passive (felt.h) */
-  double felt_q, felt_y;
-  uint64_t felt_passive_steps;
-  /* the felt's energy at the compression and memory the last step left
-   * (felt_energy()), so that the next step need not work it out again */
-  double felt_e, felt_e_y, felt_e_q;
-  felt_step felt_h;
-  double felt_h_step; /* the h felt_h is for (0: none) */
+  /* the felt's memory (felt.h), and its decay over a sample */
+  felt_contact felt;
   double felt_sample_decay;
 
   /* With `tracked`: the interaction point's displacement and velocity and

@@ -39,8 +39,25 @@ update_patch(rolling* r)
 void
 rolling_set_law(rolling* r, impact_law law)
 {
-  const bool spring =
-      law.stiffness != r->law.stiffness || law.alpha != r->law.alpha;
+  const bool felt_changed =
+      law.kind != r->law.kind || !felt_law_same(&law.felt, &r->law.felt);
+  const bool spring = law.stiffness != r->law.stiffness ||
+                      law.alpha != r->law.alpha || felt_changed;
+  if (felt_changed) {
+    r->felt.step_h = 0.0; /* worked out again at the next step */
+    r->felt.e_q = NAN;    /* and its energy */
+    if ((law.kind == IMPACT_FELT || r->law.kind == IMPACT_FELT) &&
+        r->force > 0.0) {
+      /* the ball rides to where the new law, relaxed, bears the force it
+       * bore, its felt at rest there: no blow (as impact's hammer rides,
+       * impact_set_law(); a felt's range reaches far softer and stiffer
+       * than Hunt-Crossley's) */
+      const double x = impact_law_static_compression(&law, r->force);
+      r->ball_x += x - r->x0;
+      r->x0 = x;
+      impact_felt_rest(&r->felt, &law, x);
+    }
+  }
   r->law = law;
   if (law.alpha != r->series.a)
     r->series = impact_series_of(law.alpha);
@@ -137,8 +154,10 @@ rolling_place(rolling* r, modal_object* o)
   r->offset = offset_at(r, r->distance);
   r->point_shift = 0.0;
   r->point_known = false;
-  r->ball_x = static_compression(r) + px - r->offset - ex;
+  r->x0 = static_compression(r);
+  r->ball_x = r->x0 + px - r->offset - ex;
   r->ball_v = pv - ev;
+  impact_felt_rest(&r->felt, &r->law, r->x0);
   r->force = r->force_prev = r->force_prev2 = r->weight;
   r->carried = false;
 }
@@ -157,7 +176,8 @@ rolling_reset(rolling* r, modal_object* o)
   r->force = r->force_prev = r->force_prev2 = r->offset = 0.0;
   r->point_shift = 0.0;
   r->point_known = false;
-  r->ball_x = r->ball_v = 0.0;
+  r->ball_x = r->ball_v = r->x0 = 0.0;
+  r->felt.q = r->felt.y = 0.0;
   r->carried = false;
   r->mean_force = r->contact_fraction = 0.0;
   modal_reset(o);
@@ -227,8 +247,11 @@ choose_substeps(rolling* r, const modal_object* o)
   const double m_eff = 1.0 / (1.0 / ball + 1.0 / modal_point_mass(o));
   int m = 1;
   if (x > 0.0) {
+    /* a felt's unrelaxed slope, the stiffer */
     const double k_lin =
-        r->law.alpha * r->law.stiffness * pow(x, r->law.alpha - 1.0);
+        r->law.kind == IMPACT_FELT
+            ? felt_slope(&r->law.felt, x)
+            : r->law.alpha * r->law.stiffness * pow(x, r->law.alpha - 1.0);
     const double freq = sqrt(k_lin / m_eff) / (2.0 * DSP_PI);
     while (m < ROLLING_MAX_SUBSTEPS &&
            m * r->sample_rate < steps_per_period * freq)
@@ -297,6 +320,9 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
   double ex, ev;
   modal_point_if_any(r->exciter, &ex, &ev);
   const double dv_max = r->accel * h;
+  const bool felt = r->law.kind == IMPACT_FELT;
+  if (felt)
+    felt_contact_step(&r->felt, &r->law.felt, h);
 
   /* the modes take each step's force in the pass that moves them freely
    * over the next (modal_advance_point), their point's next free motion
@@ -358,9 +384,11 @@ rolling_process(rolling* r, modal_object* o, int frames, float* out_l,
       const double dx_free =
           ball_dx + (ex_free - ex) - (px_free - px) + (offset - r->offset);
 
-      const impact_solution sol = impact_solve_series(
-          &r->law, &r->series, x0, dx_free, kx, h,
-          3.0 * (r->force - r->force_prev) + r->force_prev2);
+      const double guess = 3.0 * (r->force - r->force_prev) + r->force_prev2;
+      const impact_solution sol =
+          felt ? impact_felt_solve(&r->felt, &r->law, h, x0, dx_free, kx, guess)
+               : impact_solve_series(&r->law, &r->series, x0, dx_free, kx, h,
+                                     guess);
       const double f = sol.force;
       newton_stats_count(&r->stats, sol.iterations, sol.converged);
       touching += f != 0.0;

@@ -2,7 +2,8 @@
 /*
  * Rolling ([papetti] I-B, [ch8] 8.3.3): a ball rolls over the interaction
  * point of a modal object, and the sound is a dense train of micro-impacts
- * computed by the Hunt-Crossley contact of the impact interactor.
+ * computed by the contact of the impact interactor: Hunt-Crossley, or a
+ * felt ([borin], felt.h), elastic or hysteretic.
  *
  * The ball (mass m, radius R) is pressed on the object by its weight W and
  * moves along the surface at the rolling speed V; its travelled distance X
@@ -23,8 +24,12 @@
  * force, impact_solve) by the K method, ball and modes moving
  * exactly under it; so at rest (V = 0) the ball keeps its static
  * compression (W / k)^(1/alpha) exactly, and the discrete system is
- * passive.  Sub-steps are chosen so that the contact spring under the
- * static load rings over at least 16 steps.
+ * passive.  A felt's step is impact's too (impact_felt_solve()): at rest
+ * the ball sinks to where the felt bears its weight, f(x) = W, or relaxed
+ * (1 - epsilon) f(x) = W ([borin] eq 1 and 5), and the hysteretic felt
+ * stays passive by its passive step; its memory relaxes whenever the ball
+ * is off the object, step by step.  Sub-steps are chosen so that the
+ * contact spring under the static load rings over at least 16 steps.
  *
  * The speed moves to its target at a bounded acceleration: 20 ms for a
  * change of the controls, or a set stopping time.
@@ -65,6 +70,7 @@ typedef struct rolling {
   surface ground;
   impact_law law;
   impact_series series; /* of law.alpha, for the solve */
+  felt_contact felt;    /* with a felt law (felt.h) */
   double sample_rate;
   uint64_t seed;    /* of the surface */
   double ball_mass; /* kg */

@@ -791,8 +791,10 @@ ui_layout_make(bool exciter)
    * modes (wide: 16 to 128 bars) and the material map; bottom: the
    * contact panel beside the list of ports.  The object is beside the
    * modes: a dragged handle moves the bars' weights, and the two
-   * together are one frame's redraw (contact_ui.c) */
-  const double top = header + 4, top_h = 200, bottom = top + top_h + pad;
+   * together are one frame's redraw (contact_ui.c).  The top is as low
+   * as leaves the list 15 rows a column: the rolling instrument's 30
+   * controls (its contact law's among them). */
+  const double top = header + 4, top_h = 195, bottom = top + top_h + pad;
   l.object = (ui_rect){pad, top, 216, top_h};
   l.modes = (ui_rect){l.object.x + l.object.w + pad, top, 416, top_h};
   l.material = (ui_rect){l.modes.x + l.modes.w + pad, top,
@@ -808,7 +810,7 @@ ui_layout_make(bool exciter)
   l.exciter_plot = (ui_rect){l.modes_plot.x, l.modes_plot.y + l.modes_plot.h,
                              l.modes_plot.w, 0};
   if (exciter) {
-    const double strip = 36, gap = 8;
+    const double strip = 35, gap = 8; /* the bars above keep 96 px */
     l.modes_plot.h -= strip + gap;
     l.exciter_plot.y -= strip;
     l.exciter_plot.h = strip;

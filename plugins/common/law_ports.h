@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The contact's law (dsp/impact.h, dsp/felt.h): the ports the impact
- * instrument has after its place block (added after it, so that every
- * older port kept its index).
+ * instrument has after its place block, and the rolling one after its
+ * exciter's (each added after the ports it had, so that every older port
+ * kept its index).
  */
 #ifndef CONTACT_LAW_PORTS_H
 #define CONTACT_LAW_PORTS_H

@@ -74,9 +74,8 @@ controls(instrument* in)
   in->velocity_curve = c[ROLLING_VELOCITY_CURVE];
   s->mass = c[ROLLING_BALL_MASS];
   s->gravity = c[ROLLING_GRAVITY];
-  const impact_law law = {.stiffness = c[ROLLING_STIFFNESS],
-                          .alpha = c[ROLLING_ALPHA],
-                          .mu = c[ROLLING_MU]};
+  const impact_law law = law_from_ports(c + ROLLING_LAW, c[ROLLING_STIFFNESS],
+                                        c[ROLLING_ALPHA], c[ROLLING_MU]);
   const double level = c[ROLLING_EXCITER + EXCITER_LEVEL];
   for (int v = 0; v < INSTRUMENT_VOICES; ++v) {
     rolling_voice* rv = voice(in, v);

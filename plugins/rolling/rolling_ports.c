@@ -76,11 +76,13 @@ const plugin_info rolling_info = {
     ROLLING_URI,
     "Contact Rolling",
     "A ball rolls over a resonating object; the sound is a train of "
-    "Hunt-Crossley micro-impacts on a fractal surface, as the ball's size "
-    "lets it feel it.",
+    "micro-impacts (Hunt-Crossley, or a felt-covered ball's felt) on a "
+    "fractal surface, as the ball's size lets it feel it.",
     ROLLING_N_PORTS,
     ports,
     ROLLING_OBJECT,
     object_defaults,
-    {{path_ports, PATH_N_PORTS}, {exciter_ports, EXCITER_N_PORTS}},
+    {{path_ports, PATH_N_PORTS},
+     {exciter_ports, EXCITER_N_PORTS},
+     {law_ports, LAW_N_PORTS}},
 };

@@ -4,6 +4,7 @@
 #define CONTACT_ROLLING_PORTS_H
 
 #include "exciter_ports.h"
+#include "law_ports.h"
 #include "object_ports.h"
 #include "place_ports.h"
 #include "port_info.h"
@@ -35,9 +36,10 @@ enum rolling_port {
   ROLLING_OBJECT, /* the object ports follow, see object_ports.h */
   ROLLING_NOTIFY = ROLLING_OBJECT + OBJECT_N_PORTS, /* patch:Set replies */
   ROLLING_PLACE, /* where it is touched and heard, see place_ports.h */
-  ROLLING_PATH = ROLLING_PLACE + PLACE_N_PORTS,  /* the path ports follow */
-  ROLLING_EXCITER = ROLLING_PATH + PATH_N_PORTS, /* the ball's own modes */
-  ROLLING_N_PORTS = ROLLING_EXCITER + EXCITER_N_PORTS
+  ROLLING_PATH = ROLLING_PLACE + PLACE_N_PORTS,    /* the path ports follow */
+  ROLLING_EXCITER = ROLLING_PATH + PATH_N_PORTS,   /* the ball's own modes */
+  ROLLING_LAW = ROLLING_EXCITER + EXCITER_N_PORTS, /* see law_ports.h */
+  ROLLING_N_PORTS = ROLLING_LAW + LAW_N_PORTS
 };
 
 extern const plugin_info rolling_info;

@@ -394,7 +394,7 @@ test_rattle(void)
       point += o.x[i];
     }
     const double x = im.hammer_x - point;
-    e += felt_energy(&im.law.felt, im.felt_y > x ? im.felt_y : x, im.felt_q);
+    e += felt_energy(&im.law.felt, im.felt.y > x ? im.felt.y : x, im.felt.q);
     if (n == 0)
       e0 = e;
     else
@@ -405,7 +405,7 @@ test_rattle(void)
          "%.3g of its start, the largest rise in a sample %.1e of it; %llu "
          "steps of %llu passive\n",
          im.last.serial, last / e0, rise,
-         (unsigned long long)im.felt_passive_steps,
+         (unsigned long long)im.felt.passive_steps,
          (unsigned long long)im.contact_steps);
   CHECK(rise < 1e-12, "the felt gave %.2e of the energy in a sample", rise);
   CHECK(last < e0, "the energy grew to %g of its start", last / e0);
