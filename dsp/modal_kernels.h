@@ -234,41 +234,36 @@ KERNEL(modal_ring)(modal_object* o, int frames, float* out_l, float* out_r,
 }
 
 /* ring_with() for one or two vectors of e's modes: one is held in
- * registers beside the object's chunks, where two would not be */
+ * registers beside the object's chunks, where two would not be (es: e's
+ * scale, n frames, l and r the outputs at scale s) */
 static DSP_INLINE KERNEL_TARGET void
-KERNEL(ring_with_e)(modal_object* o, modal_object* e, double e_scale,
-                    int frames, float* out_l, float* out_r, double scale,
-                    bool shaped, bool weighted)
+KERNEL(ring_with_e)(modal_object* o, modal_object* e, double es, int n,
+                    float* l, float* r, double s, bool shaped, bool weighted)
 {
   if (e->count > KERNEL_LANES)
-    KERNEL(ring_with)
-    (o, e, e_scale, frames, out_l, out_r, scale, shaped, weighted, true);
+    KERNEL(ring_with)(o, e, es, n, l, r, s, shaped, weighted, true);
   else
-    KERNEL(ring_with)
-    (o, e, e_scale, frames, out_l, out_r, scale, shaped, weighted, false);
+    KERNEL(ring_with)(o, e, es, n, l, r, s, shaped, weighted, false);
 }
 
 KERNEL_EXPORT void
-KERNEL(modal_ring_with)(modal_object* o, modal_object* e, double e_scale,
-                        int frames, float* out_l, float* out_r, double scale)
+KERNEL(modal_ring_with)(modal_object* o, modal_object* e, double es, int n,
+                        float* l, float* r, double s)
 {
   if (e->count > 2 * KERNEL_LANES || e->weighted || e->width != 0.0) {
     /* more modes than two vectors, or heard otherwise: a pass each */
-    KERNEL(modal_ring)(o, frames, out_l, out_r, scale);
-    KERNEL(modal_ring)(e, frames, out_l, out_r, scale * e_scale);
+    KERNEL(modal_ring)(o, n, l, r, s);
+    KERNEL(modal_ring)(e, n, l, r, s * es);
     return;
   }
   if (o->weighted && o->pickup_alternating)
-    KERNEL(ring_with_e)
-    (o, e, e_scale, frames, out_l, out_r, scale, false, true);
+    KERNEL(ring_with_e)(o, e, es, n, l, r, s, false, true);
   else if (o->weighted)
-    KERNEL(ring_with_e)(o, e, e_scale, frames, out_l, out_r, scale, true, true);
+    KERNEL(ring_with_e)(o, e, es, n, l, r, s, true, true);
   else if (o->pickup_alternating)
-    KERNEL(ring_with_e)
-    (o, e, e_scale, frames, out_l, out_r, scale, false, false);
+    KERNEL(ring_with_e)(o, e, es, n, l, r, s, false, false);
   else
-    KERNEL(ring_with_e)
-    (o, e, e_scale, frames, out_l, out_r, scale, true, false);
+    KERNEL(ring_with_e)(o, e, es, n, l, r, s, true, false);
 }
 
 /* the pickups from the velocity sums: off the lanes of sv, or sr when
