@@ -605,18 +605,18 @@ impact_set_law(impact* im, impact_law law)
     im->felt.e_q = NAN;       /* and the felt's energy */
   }
   if (changed && (law.kind == IMPACT_FELT || im->law.kind == IMPACT_FELT) &&
-      im->hammer_flying && im->x > 0.0) {
-    /* A felt changed under a compressed hammer: the hammer rides to where
-     * the new law bears the same force, so that the change gives no blow
-     * (a felt's range reaches far stiffer than Hunt-Crossley's, and a
-     * soft felt pressed deep and made hard at once would fire the hammer
-     * off with the energy of its new law at that depth). */
-    const double force = impact_law_force(&im->law, im->x, 0.0);
-    impact_law elastic = law;
-    elastic.felt.epsilon = 0.0;
-    const double x = impact_law_static_compression(&elastic, force);
+      im->hammer_flying && im->force > 0.0) {
+    /* A felt changed under a pushing hammer: the hammer rides to where the
+     * new law, relaxed, bears the force it bore, its felt at rest there,
+     * so that the change gives no blow (a felt's range reaches far softer
+     * and stiffer than Hunt-Crossley's, and a soft felt pressed deep and
+     * made hard at once would fire the hammer off with the energy of its
+     * new law at that depth; the force, not the static law at the depth,
+     * since a relaxed felt bears less). */
+    const double x = impact_law_static_compression(&law, im->force);
     im->hammer_x += x - im->x;
     im->x = x;
+    impact_felt_rest(&im->felt, &law, x);
     land_flight(im);
   }
   im->law = law;

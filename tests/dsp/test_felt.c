@@ -324,6 +324,11 @@ test_strikes(void)
          (unsigned long long)all.cap_hits);
 }
 
+/* a law changed under a resting hammer: the force a sample later within
+ * this of what it was (the settled rest moves by rounding, and a sample of
+ * the new law's own settling) */
+static const double law_change_tolerance = 0.01;
+
 /* A felt made ten times harder in the middle of a blow: the hammer rides
  * to where the new felt bears the same force (impact_set_law()), so the
  * force goes on from where it was rather than jumping tenfold. */
@@ -356,6 +361,33 @@ test_law_change(void)
    * the felt's change alone would make it ten times */
   CHECK(before >= 5.0 && im.force > before && im.force < 2.0 * before,
         "force %.3f N before the change, %.3f N after", before, im.force);
+
+  /* A hammer pressed by 2 N into a hysteretic felt, settled (the felt
+   * relaxed: it bears (1 - epsilon) of its static force), then the law
+   * made Hunt-Crossley, and back: the force a sample later stays the
+   * press's (the static law at the depth would be 1 / (1 - epsilon) of
+   * it) */
+  law.felt = (felt_law){40.0, 1e-3, 0.5, 0.9, 50e-6};
+  impact_init(&im, 48000.0);
+  impact_set_law(&im, law);
+  impact_set_hammer(&im, 0.01, 2.0);
+  impact_strike(&im, &o, 0.1);
+  for (int t = 0; t < 48000; ++t)
+    impact_process(&im, &o, 1, l, r, 1.0);
+  const double pressed = im.force;
+  const impact_law hunt_crossley = {.stiffness = 1e8, .alpha = 1.5};
+  impact_set_law(&im, hunt_crossley);
+  impact_process(&im, &o, 1, l, r, 1.0);
+  const double as_hc = im.force;
+  impact_set_law(&im, law);
+  impact_process(&im, &o, 1, l, r, 1.0);
+  printf("pressed by 2 N on a relaxed hysteretic felt: %.4f N; made "
+         "Hunt-Crossley %.4f N, felt again %.4f N\n",
+         pressed, as_hc, im.force);
+  CHECK(fabs(pressed / 2.0 - 1.0) < law_change_tolerance &&
+            fabs(as_hc / pressed - 1.0) < law_change_tolerance &&
+            fabs(im.force / pressed - 1.0) < law_change_tolerance,
+        "the press %.4f N became %.4f N and %.4f N", pressed, as_hc, im.force);
 }
 
 /* The hysteretic felt never gives energy (felt.h): a 100 g hammer pressed
