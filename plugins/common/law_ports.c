@@ -12,12 +12,13 @@ const port_info law_ports[LAW_N_PORTS] = {
      CONTACT_LAWS - 1, PORT_ENUM,
      "How the contact answers its compression: Hunt-Crossley, k x^alpha "
      "(1 + mu v) (Stiffness, Contact exponent, Contact damping); or a "
-     "hammer's felt, K eta (x/y0)^4 + K (1 - eta) (x/y0)^2 ([borin] eq 1) "
-     "times (1 + mu v) (Felt force, Felt compression, Felt shape, Contact "
-     "damping), which stiffens as it is compressed: a soft blow is dark, a "
-     "hard one bright; or that felt with the hysteresis of a real one "
-     "([borin] 5: Felt hysteresis, Felt relaxation), which gives back less "
-     "than it took: a deader, rounder blow.",
+     "felt (a hammer's or mallet's head, a felt or yarn ball), K eta "
+     "(x/y0)^4 + K (1 - eta) (x/y0)^2 ([borin] eq 1) times (1 + mu v) (Felt "
+     "force, Felt compression, Felt shape, Contact damping), which stiffens "
+     "as it is compressed: a soft touch is dark, a hard one bright; or that "
+     "felt with the hysteresis of a real one ([borin] 5: Felt hysteresis, "
+     "Felt relaxation), which gives back less than it took: a deader, "
+     "rounder sound.",
      law_labels},
     PORT(PORT_CONTROL_IN, "felt_k", "Felt force", "felt", UNIT_NEWTON, 0.1f,
          100, 100000, PORT_LOG,
