@@ -122,23 +122,32 @@ KERNEL(ring_chunk)(modal_object* o, int l, int pair, bool shaped, bool weighted,
   STORE(v + l, v0);
 }
 
+/* The velocity sums of len samples of o's free ringing, chunk by chunk,
+ * into acc (and acc_r when shaped). */
+static DSP_INLINE KERNEL_TARGET void
+KERNEL(ring_sums)(modal_object* o, int len, bool shaped, bool weighted,
+                  modal_vec* acc, modal_vec* acc_r)
+{
+  const int n = o->n;
+  memset(acc, 0, sizeof(acc[0]) * (size_t)len);
+  if (shaped)
+    memset(acc_r, 0, sizeof(acc_r[0]) * (size_t)len);
+  for (int l = 0; l < n; l += 2 * KERNEL_LANES) {
+    if (l + KERNEL_LANES < n)
+      KERNEL(ring_chunk)(o, l, 1, shaped, weighted, len, acc, acc_r);
+    else
+      KERNEL(ring_chunk)(o, l, 0, shaped, weighted, len, acc, acc_r);
+  }
+}
+
 static DSP_INLINE KERNEL_TARGET void
 KERNEL(ring)(modal_object* o, int frames, float* out_l, float* out_r,
              double scale, bool shaped, bool weighted)
 {
-  const int n = o->n;
   modal_vec acc[RING_FRAMES], acc_r[RING_FRAMES];
   for (int t0 = 0; t0 < frames; t0 += RING_FRAMES) {
     const int len = frames - t0 < RING_FRAMES ? frames - t0 : RING_FRAMES;
-    memset(acc, 0, sizeof(acc[0]) * (size_t)len);
-    if (shaped)
-      memset(acc_r, 0, sizeof(acc_r[0]) * (size_t)len);
-    for (int l = 0; l < n; l += 2 * KERNEL_LANES) {
-      if (l + KERNEL_LANES < n)
-        KERNEL(ring_chunk)(o, l, 1, shaped, weighted, len, acc, acc_r);
-      else
-        KERNEL(ring_chunk)(o, l, 0, shaped, weighted, len, acc, acc_r);
-    }
+    KERNEL(ring_sums)(o, len, shaped, weighted, acc, acc_r);
     for (int t = 0; t < len; ++t) {
       double left, right;
       if (shaped) {
@@ -164,7 +173,7 @@ KERNEL(ring_with)(modal_object* o, modal_object* e, double e_scale, int frames,
                   float* out_l, float* out_r, double scale, bool shaped,
                   bool weighted, bool e_pair)
 {
-  const int n = o->n, k = KERNEL_LANES;
+  const int k = KERNEL_LANES;
   const modal_coeffs* c = &e->audio;
   const modal_vec a11 = LOAD(c->a11), a12 = LOAD(c->a12);
   const modal_vec a21 = LOAD(c->a21), a22 = LOAD(c->a22);
@@ -177,15 +186,7 @@ KERNEL(ring_with)(modal_object* o, modal_object* e, double e_scale, int frames,
   modal_vec acc[RING_FRAMES], acc_r[RING_FRAMES];
   for (int t0 = 0; t0 < frames; t0 += RING_FRAMES) {
     const int len = frames - t0 < RING_FRAMES ? frames - t0 : RING_FRAMES;
-    memset(acc, 0, sizeof(acc[0]) * (size_t)len);
-    if (shaped)
-      memset(acc_r, 0, sizeof(acc_r[0]) * (size_t)len);
-    for (int l = 0; l < n; l += 2 * KERNEL_LANES) {
-      if (l + KERNEL_LANES < n)
-        KERNEL(ring_chunk)(o, l, 1, shaped, weighted, len, acc, acc_r);
-      else
-        KERNEL(ring_chunk)(o, l, 0, shaped, weighted, len, acc, acc_r);
-    }
+    KERNEL(ring_sums)(o, len, shaped, weighted, acc, acc_r);
     for (int t = 0; t < len; ++t) {
       double left, right;
       if (shaped) {
