@@ -590,6 +590,7 @@ land_flight(impact* im)
   im->flight_x = im->hammer_x;
   im->flight_v = im->hammer_v;
   im->flight_samples = 0;
+  im->felt_flight_q = im->felt.q;
 }
 
 void
@@ -600,9 +601,9 @@ impact_set_law(impact* im, impact_law law)
                        law.alpha != im->law.alpha || law.mu != im->law.mu ||
                        law.kind != im->law.kind || felt_changed;
   if (changed) {
-    im->settled = false;      /* another rest */
-    im->kept_stiffness = NAN; /* and other estimates (keep_constants()) */
-    im->felt.e_q = NAN;       /* and the felt's energy */
+    im->settled = false;  /* another rest */
+    im->law_kept = false; /* and other estimates (keep_constants()) */
+    im->felt.e_q = NAN;   /* and the felt's energy */
   }
   if (changed && (law.kind == IMPACT_FELT || im->law.kind == IMPACT_FELT) &&
       im->hammer_flying && im->force > 0.0) {
@@ -622,8 +623,12 @@ impact_set_law(impact* im, impact_law law)
   im->law = law;
   if (law.kind == IMPACT_FELT) {
     im->felt.step_h = 0.0; /* worked out again at the next step */
-    im->felt_sample_decay =
-        law.felt.tau > 0.0 ? exp(-1.0 / (im->sample_rate * law.felt.tau)) : 0.0;
+    /* off the object the felt bears nothing, f(y) = epsilon q, so tau q' =
+     * f(y) - q relaxes q at the rate (1 - epsilon) / tau (felt.h) */
+    im->felt_free_decay =
+        law.felt.tau > 0.0
+            ? exp(-(1.0 - law.felt.epsilon) / (im->sample_rate * law.felt.tau))
+            : 0.0;
   }
 }
 
@@ -712,10 +717,10 @@ impact_reset(impact* im, modal_object* o)
 {
   im->hammer_flying = false;
   im->hammer_x = im->hammer_v = 0.0;
+  im->felt.q = im->felt.y = 0.0;
   land_flight(im);
   im->clear_left = 0;
   im->force = im->force_prev = im->force_prev2 = 0.0;
-  im->felt.q = im->felt.y = 0.0;
   im->x = im->v = 0.0;
   im->touching = false;
   im->engaged_samples = 0;
@@ -779,6 +784,19 @@ clear_samples(impact* im, const modal_object* o)
   return n < (double)LONG_MAX / 2 ? (long)n : LONG_MAX / 2;
 }
 
+/* The felt off the object since the flight began relaxes with it (from
+ * the flight's start, as the parabola: any split of a flight gives the
+ * same felt). */
+static void
+relax_in_air(impact* im)
+{
+  if (im->law.kind == IMPACT_FELT && im->felt.q != 0.0) {
+    im->felt.q = im->felt_flight_q;
+    felt_contact_relax(&im->felt, &im->law.felt,
+                       pow(im->felt_free_decay, (double)im->flight_samples));
+  }
+}
+
 /* the parabola from the flight's start, so that any split of a flight
  * gives the same hammer */
 static void
@@ -789,9 +807,7 @@ fly(impact* im, int frames)
   const double acc = im->ext_force / im->hammer_mass;
   im->hammer_x = im->flight_x + (im->flight_v + 0.5 * acc * t) * t;
   im->hammer_v = im->flight_v + acc * t;
-  if (im->law.kind == IMPACT_FELT) /* the felt relaxes in the air */
-    felt_contact_relax(&im->felt, &im->law.felt,
-                       pow(im->felt_sample_decay, frames));
+  relax_in_air(im);
 }
 
 /* ---- contact integration ---------------------------------------------- */
@@ -830,14 +846,13 @@ keep_constants(impact* im, const modal_object* o)
     im->exciter_mass =
         has_exciter(im) ? modal_point_mass(im->exciter) : INFINITY;
   }
+  if (im->law_kept && im->hammer_mass == im->kept_mass &&
+      im->ext_force == im->kept_ext_force && im->point_mass == im->kept_point &&
+      im->exciter_mass == im->kept_exciter)
+    return;
   double stiffness, alpha;
   law_power(law, &stiffness, &alpha);
-  if (stiffness == im->kept_stiffness && alpha == im->kept_alpha &&
-      im->hammer_mass == im->kept_mass && im->ext_force == im->kept_ext_force &&
-      im->point_mass == im->kept_point && im->exciter_mass == im->kept_exciter)
-    return;
-  im->kept_stiffness = stiffness;
-  im->kept_alpha = alpha;
+  im->law_kept = true;
   im->kept_mass = im->hammer_mass;
   im->kept_ext_force = im->ext_force;
   im->kept_point = im->point_mass;
@@ -883,14 +898,35 @@ keep_constants(impact* im, const modal_object* o)
   }
 }
 
+/* A hysteretic felt swinging at the angular frequency w bears in phase
+ * with its compression the storage stiffness of Stulov's standard linear
+ * solid ([borin] 5), f' (1 - r), r = eps / (1 + (w tau)^2): its relaxed
+ * stiffness for motion slower than tau, f' for faster.  Its memory moves
+ * exactly over any step (felt.h), so the sub-steps need only follow the
+ * motion, whose time scale this stiffness sets.  r for a swing, or a blow,
+ * of `half` seconds (w = pi / half), worked out from f' (the shortest
+ * half, the highest w) so that it errs stiff, towards more sub-steps; 0
+ * for the other laws. */
+static double
+relaxed_share(const impact* im, double half)
+{
+  if (im->law.kind != IMPACT_FELT || !(im->law.felt.epsilon > 0.0))
+    return 0.0;
+  const double wt = DSP_PI * im->law.felt.tau / half;
+  return im->law.felt.epsilon / (1.0 + wt * wt);
+}
+
 /* the half period of small oscillations on the contact spring at
- * compression x > 0, k_lin = a k x^(a-1) */
+ * compression x > 0, k_lin = a k x^(a-1) (a hysteretic felt's storage
+ * stiffness, relaxed_share()) */
 static double
 half_period(const impact* im, double x)
 {
   if (x == im->x_static)
     return im->half_static;
-  return DSP_PI * sqrt(im->m_eff / law_slope(&im->law, x));
+  const double half = DSP_PI * sqrt(im->m_eff / law_slope(&im->law, x));
+  const double r = relaxed_share(im, half);
+  return r > 0.0 ? half / sqrt(1.0 - r) : half;
 }
 
 /* the modes' coefficients at m sub-steps per sample */
@@ -999,7 +1035,11 @@ choose_substeps(impact* im, modal_object* o, double speed)
 
   double tau = half;
   if (approach > 0.0) {
-    const double t = im->tau_scale * pow(approach, im->tau_exponent);
+    double t = im->tau_scale * pow(approach, im->tau_exponent);
+    /* a hysteretic felt's blow lasts as its storage stiffness makes it,
+     * t (1 - r)^(-1/q) (relaxed_share()), at least t (1 + r / q) (1 / q =
+     * 1 + tau_exponent), which needs no pow() */
+    t *= 1.0 + relaxed_share(im, t) * (1.0 + im->tau_exponent);
     if (t < tau)
       tau = t;
   }
@@ -1164,7 +1204,7 @@ free_sample(impact* im, modal_object* o, int m, float* out_l, float* out_r,
   im->x = im->hammer_x + ex - px;
   im->v = im->hammer_v + ev - pv;
   if (im->law.kind == IMPACT_FELT)
-    felt_contact_relax(&im->felt, &im->law.felt, im->felt_sample_decay);
+    felt_contact_relax(&im->felt, &im->law.felt, im->felt_free_decay);
   /* the force history the sub-steps would have left */
   for (int s = 0; s < m && s < 3; ++s) {
     im->force_prev2 = im->force_prev;
@@ -1441,6 +1481,9 @@ impact_process(impact* im, modal_object* o, int frames, float* out_l,
     if (im->hammer_flying && im->clear_left == 0)
       im->clear_left = clear_samples(im, o);
     if (!im->hammer_flying) {
+      /* out of play, its felt still relaxes, for the next strike */
+      im->flight_samples += frames - t;
+      relax_in_air(im);
       drop_carried(im, o);
       ring_both(im, o, frames - t, out_l + t, out_r + t, scale);
       im->tracked = false;

@@ -193,10 +193,11 @@ typedef struct impact {
   double point_mass; /* modal_point_mass() of the object */
   double shape_alpha, shape; /* contact time of m = k = v = 1 at alpha */
 
-  /* What depends on the parameters alone, worked out again when one of
-   * the kept values changes (choose_substeps() in impact.c). */
-  double kept_stiffness, kept_alpha, kept_mass, kept_ext_force, kept_point,
-      kept_exciter;
+  /* What depends on the parameters alone, worked out again when the law
+   * changes (law_kept false) or one of the kept values does
+   * (choose_substeps() in impact.c). */
+  bool law_kept;
+  double kept_mass, kept_ext_force, kept_point, kept_exciter;
   double m_eff;       /* kg, hammer and interaction point in series */
   double x_static;    /* m, static compression under ext_force */
   double half_static; /* s, half period on the contact spring at x_static */
@@ -212,9 +213,11 @@ typedef struct impact {
    * 1, 2, 4 ... sub-steps per sample (-1: none, for a <= 1) */
   double resting_compression[3];
   impact_series series;
-  /* the felt's memory (felt.h), and its decay over a sample */
+  /* the felt's memory (felt.h); its decay over a sample off the object,
+   * and its value as the flight began (a flight's felt, as its parabola,
+   * worked out from the flight's start) */
   felt_contact felt;
-  double felt_sample_decay;
+  double felt_free_decay, felt_flight_q;
 
   /* With `tracked`: the interaction point's displacement and velocity and
    * the bounds of the vibration (modal_bounds()) as the last engaged

@@ -17,7 +17,14 @@
  *     the hammer came with (within energy_tolerance), with it they leave
  *     with less; Newton never reaches its cap and takes at most
  *     most_iterations a solve on average; a felt changed mid-blow takes
- *     the blow on from the force it had.
+ *     the blow on from the force it had;
+ *   - off the object the felt bears nothing, f(y) = epsilon q, so its
+ *     memory relaxes at (1 - epsilon) / tau and its dent with it, in the
+ *     air and out of play alike, the same however the samples are split;
+ *   - a hysteretic blow's sub-steps follow its storage stiffness: a felt
+ *     relaxing within the blow takes about the steps of its relaxed law
+ *     (not of its far stiffer instant one), and its blows at 48 kHz match
+ *     the same blows at substep_reference_rate within substep_tolerance.
  */
 #include "check.h"
 #include "felt.h"
@@ -497,6 +504,167 @@ test_passive_step(void)
         passive_gains);
 }
 
+/* a 3-mode object of 0.2 kg (undamped), struck by a 10 g felt hammer */
+static void
+felt_strike(modal_object* o, impact* im, double rate, felt_law felt,
+            double speed)
+{
+  static const double freq[3] = {440.0, 1210.0, 3300.0};
+  modal_init(o, rate);
+  modal_set_count(o, 3);
+  modal_set_mass(o, 0.2);
+  for (int i = 0; i < 3; ++i)
+    modal_set_mode(o, i, freq[i], 1e9, 1.0);
+  modal_update(o);
+  impact_init(im, rate);
+  impact_law law = {.kind = IMPACT_FELT, .mu = 0.0};
+  law.felt = felt;
+  impact_set_law(im, law);
+  impact_set_hammer(im, 0.01, 0.0);
+  impact_strike(im, o, speed);
+}
+
+/* Off the object.  The blow's felt, left dented, relaxes as F = 0 makes
+ * it: q(t2) / q(t1) = exp(-(1 - epsilon) (t2 - t1) / tau), f(y) =
+ * epsilon q; out of play (it stayed dented there, for the next strike) and
+ * in the air, the hammer thrown back by an external force (it relaxed at
+ * 1 / tau there); the felt after `after` samples is the same, to the bit,
+ * whether they come as one block or as blocks of 7. */
+static void
+test_relaxing_off(void)
+{
+  const felt_law felt = {40.0, 1e-3, 0.5, 0.6, 200e-6};
+  const double rate = 48000.0, speed = 1.0;
+  const int after = 100;
+  static modal_object o;
+  static impact im;
+  for (int pushed = 0; pushed < 2; ++pushed) {
+    felt_strike(&o, &im, rate, felt, speed);
+    impact_set_hammer(&im, 0.01, pushed ? 0.05 : 0.0);
+    float l[128], r[128];
+    const uint32_t serial = im.last.serial;
+    long n = 0;
+    for (; n < 4800 && (im.last.serial == serial || im.x > -1e-5); ++n)
+      impact_process(&im, &o, 1, l, r, 1.0);
+    CHECK(im.last.serial == serial + 1 && im.felt.q > 0.0,
+          "the blow did not end, dented, within 0.1 s");
+    const double q1 = im.felt.q;
+    impact_process(&im, &o, after, l, r, 1.0);
+    const double q2 = im.felt.q, y2 = im.felt.y;
+    const double expected =
+        exp(-(1.0 - felt.epsilon) * after / (rate * felt.tau));
+    const char* where = pushed ? "in the air" : "out of play";
+    CHECK(impact_is_active(&im) == (pushed == 1), "the hammer %s",
+          pushed ? "out of play" : "still in play");
+    CHECK(fabs(q2 / q1 / expected - 1.0) < 1e-12,
+          "%s the memory fell by %.9g over %d samples, not %.9g", where,
+          q2 / q1, after, expected);
+    CHECK(fabs(felt_force(&felt, y2) / (felt.epsilon * q2) - 1.0) < 1e-12,
+          "%s the dent bears %.9g of epsilon q", where,
+          felt_force(&felt, y2) / (felt.epsilon * q2));
+
+    felt_strike(&o, &im, rate, felt, speed);
+    impact_set_hammer(&im, 0.01, pushed ? 0.05 : 0.0);
+    for (long k = 0; k < n; ++k)
+      impact_process(&im, &o, 1, l, r, 1.0);
+    for (int done = 0; done < after; done += 7)
+      impact_process(&im, &o, done + 7 <= after ? 7 : after - done, l, r, 1.0);
+    CHECK(im.felt.q == q2 && im.felt.y == y2,
+          "%s in blocks of 7 the felt is at q %.17g, y %.17g, not %.17g, "
+          "%.17g",
+          where, im.felt.q, im.felt.y, q2, y2);
+    printf("felt off the object, %s: its memory fell by %.6f over %d "
+           "samples (exp(-(1 - eps) t / tau) %.6f), its dent bearing "
+           "epsilon q\n",
+           where, q2 / q1, after, expected);
+  }
+}
+
+/* The blows against the same blows at this rate (the sub-steps' own
+ * error, second order, a small fraction of the reference's)... */
+static const double substep_reference_rate = 48000.0 * 32;
+/* ... the hammer's velocity after the blow within this share of the
+ * strike's: the 128 steps a blow (impact.h) of the rigid hammer's
+ * Hunt-Crossley blows give 1e-5; a felt's many small re-contacts as it
+ * lets go, a few times that */
+static const double substep_tolerance = 1e-3;
+/* A felt that relaxes within the blow (tau a hundredth of it) takes at
+ * most this many times the sub-steps of a felt with its relaxed law:
+ * 2 for the steps' powers of two, the rest for the pow()-free bound on the
+ * blow's length (impact.c, choose_substeps()). */
+static const double relaxed_steps_ratio = 1.25;
+
+/* the hammer's velocity after a blow, and the sub-steps it took */
+static double
+blow(double rate, felt_law felt, double speed, uint64_t* steps)
+{
+  static modal_object o;
+  static impact im;
+  felt_strike(&o, &im, rate, felt, speed);
+  float l[1], r[1];
+  const uint32_t serial = im.last.serial;
+  const long most = (long)(0.1 * rate);
+  for (long n = 0; n < most && im.last.serial == serial; ++n)
+    impact_process(&im, &o, 1, l, r, 1.0);
+  CHECK(im.last.serial == serial + 1, "no blow ended at %g Hz", rate);
+  CHECK(im.stats.cap_hits == 0, "%llu Newton cap hits",
+        (unsigned long long)im.stats.cap_hits);
+  *steps = im.contact_steps;
+  return im.hammer_v;
+}
+
+static void
+test_substeps(void)
+{
+  const double speeds[3] = {0.2, 1.0, 5.0};
+  /* {K, eps, tau}: a felt relaxing within its blow, one about as slow as
+   * the blow, one slower, and a hard felt at its most hysteretic */
+  const double felts[4][3] = {{100.0, 0.5, 20e-6},
+                              {40.0, 0.9, 100e-6},
+                              {40.0, 0.5, 1e-3},
+                              {1e3, 0.9, 20e-6}};
+  double worst = 0.0;
+  for (int f = 0; f < 4; ++f)
+    for (int s = 0; s < 3; ++s) {
+      const felt_law felt = {felts[f][0], 1e-3, 0.5, felts[f][1], felts[f][2]};
+      uint64_t steps, reference_steps;
+      const double v = blow(48000.0, felt, speeds[s], &steps);
+      const double v_ref =
+          blow(substep_reference_rate, felt, speeds[s], &reference_steps);
+      const double error = fabs(v - v_ref) / speeds[s];
+      worst = fmax(worst, error);
+      CHECK(error < substep_tolerance,
+            "K %g, eps %g, tau %g s, %g m/s: the hammer left at %.9g m/s, "
+            "at %g Hz %.9g",
+            felt.k, felt.epsilon, felt.tau, speeds[s], v,
+            substep_reference_rate, v_ref);
+    }
+  printf("hysteretic blows at 48 kHz against %g kHz: the hammer's velocity "
+         "after within %.1e of the strike's\n",
+         substep_reference_rate / 1e3, worst);
+
+  /* relaxing within the blow: the relaxed law's steps, not the instant's */
+  for (int s = 0; s < 3; ++s) {
+    const felt_law relaxed = {10.0, 1e-3, 0.5, 0.0, 0.0};
+    felt_law fast = relaxed;
+    fast.epsilon = 0.9;
+    fast.k = relaxed.k / (1.0 - fast.epsilon);
+    fast.tau = 1e-6; /* a hundredth of the blows at least */
+    uint64_t relaxed_steps, fast_steps;
+    blow(48000.0, relaxed, speeds[s], &relaxed_steps);
+    blow(48000.0, fast, speeds[s], &fast_steps);
+    CHECK((double)fast_steps <= relaxed_steps_ratio * (double)relaxed_steps,
+          "%g m/s: a felt relaxing within its blow took %llu sub-steps, its "
+          "relaxed law %llu",
+          speeds[s], (unsigned long long)fast_steps,
+          (unsigned long long)relaxed_steps);
+    printf("  %3.1f m/s: a felt relaxing within the blow %llu sub-steps, "
+           "its relaxed law %llu\n",
+           speeds[s], (unsigned long long)fast_steps,
+           (unsigned long long)relaxed_steps);
+  }
+}
+
 int
 main(void)
 {
@@ -508,5 +676,7 @@ main(void)
   test_law_change();
   test_rattle();
   test_passive_step();
+  test_relaxing_off();
+  test_substeps();
   return check_done("test_felt");
 }
