@@ -632,8 +632,9 @@ merge_unresolved(candidate* c, int n, int n_ch, double rate, double shift)
     m.snr = snr;
     m.zf = cexp((-alpha + 2.0 * PI * I * m.freq) / rate);
     for (int ch = 0; ch < n_ch; ++ch) {
-      /* the sum at the stretch's start, back on the slope to the decay's */
-      m.b[ch] = at_from[ch] * exp(alpha * from / rate);
+      /* the sum at the stretch's start, back along the one pole to the
+       * decay's first sample */
+      m.b[ch] = at_from[ch] * cpow(m.zf, -from);
       m.amp[ch] = 2.0 * cabs(m.b[ch]) * exp(alpha * shift);
     }
     m.seen_from = from;
