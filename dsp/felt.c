@@ -42,14 +42,14 @@ felt_step_of(const felt_law* law, double h)
 {
   if (!(law->tau > 0.0) || law->epsilon == 0.0) {
     /* relaxed at once (or nothing to relax): the static law, scaled */
-    return (felt_step){1.0 - law->epsilon, 0.0, 0.0};
+    return (felt_step){1.0 - law->epsilon, 0.0, 0.0, 0.0};
   }
   const double r = h / law->tau;
   const double decay = exp(-r);
   /* phi = (1 - e^-r) / r, q's mean share of its start over the step */
   const double phi = r > 1e-8 ? -expm1(-r) / r : 1.0 - 0.5 * r;
   return (felt_step){1.0 - law->epsilon * (1.0 - phi), law->epsilon * phi,
-                     decay};
+                     decay, exp(-(1.0 - law->epsilon) * r)};
 }
 
 double
@@ -64,7 +64,7 @@ double
 felt_step_memory(const felt_law* law, const felt_step* step, double q,
                  double x0, double x1)
 {
-  return step->decay * q + (1.0 - step->decay) * felt_gradient(law, x0, x1);
+  return felt_step_remember(step, q, felt_gradient(law, x0, x1));
 }
 
 void

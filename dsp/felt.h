@@ -70,26 +70,119 @@ felt_law_same(const felt_law* a, const felt_law* b)
          a->epsilon == b->epsilon && a->tau == b->tau;
 }
 
+/* The law in units of y0, u = x / y0, where f = K eta u^4 + K (1 - eta)
+ * u^2: what a solver works in, free of divisions. */
+typedef struct felt_scaled {
+  double quartic;   /* N, K eta */
+  double quadratic; /* N, K (1 - eta) */
+} felt_scaled;
+
+static inline felt_scaled
+felt_scaled_of(const felt_law* law)
+{
+  return (felt_scaled){law->k * law->eta, law->k * (1.0 - law->eta)};
+}
+
+/* The static force f of [borin] eq 1 at u; 0 for u <= 0. */
+static inline double
+felt_scaled_force(felt_scaled s, double u)
+{
+  if (!(u > 0.0))
+    return 0.0;
+  const double u2 = u * u;
+  /* [borin] eq 1 */
+  return s.quartic * (u2 * u2) + s.quadratic * u2;
+}
+
+/* The potential over y0, P / y0 = K eta u^5 / 5 + K (1 - eta) u^3 / 3; 0
+ * for u <= 0. */
+static inline double
+felt_scaled_potential(felt_scaled s, double u)
+{
+  if (!(u > 0.0))
+    return 0.0;
+  const double u2 = u * u;
+  return s.quartic * (u2 * u2 * u) / 5.0 + s.quadratic * (u2 * u) / 3.0;
+}
+
+/* f's mean between a and b, the discrete gradient of the potential; f(a)
+ * when they are equal. */
+static inline double
+felt_scaled_gradient(felt_scaled s, double a, double b)
+{
+  if (a >= 0.0 && b >= 0.0) {
+    /* (b^n - a^n) / (b - a) = sum of a^i b^(n-1-i): no difference taken,
+     * and f(a) when a = b */
+    const double a2 = a * a, b2 = b * b, ab = a * b;
+    const double cubic = (a2 + ab + b2) / 3.0;
+    const double quintic = (a2 * a2 + ab * (a2 + ab + b2) + b2 * b2) / 5.0;
+    return s.quartic * quintic + s.quadratic * cubic;
+  }
+  if (a == b)
+    return 0.0; /* both out of contact */
+  /* one end out of contact, where P = 0: no cancellation */
+  return (felt_scaled_potential(s, b) - felt_scaled_potential(s, a)) / (b - a);
+}
+
+/* df/du; 0 for u <= 0. */
+static inline double
+felt_scaled_slope(felt_scaled s, double u)
+{
+  if (!(u > 0.0))
+    return 0.0;
+  return 4.0 * s.quartic * (u * u * u) + 2.0 * s.quadratic * u;
+}
+
+/* d2f/du2; 0 for u <= 0. */
+static inline double
+felt_scaled_bend(felt_scaled s, double u)
+{
+  if (!(u > 0.0))
+    return 0.0;
+  return 12.0 * s.quartic * (u * u) + 2.0 * s.quadratic;
+}
+
+/* The derivative of felt_scaled_gradient() in b. */
+static inline double
+felt_scaled_gradient_slope(felt_scaled s, double a, double b)
+{
+  if (a >= 0.0 && b >= 0.0) {
+    /* d/db of the sums in felt_scaled_gradient() */
+    const double cubic = (a + 2.0 * b) / 3.0;
+    const double quintic =
+        (a * a * a + b * (2.0 * a * a + b * (3.0 * a + 4.0 * b))) / 5.0;
+    return s.quartic * quintic + s.quadratic * cubic;
+  }
+  if (a == b)
+    return 0.0;
+  /* the quotient's derivative, (f(b) - G) / (b - a) */
+  return (felt_scaled_force(s, b) - felt_scaled_gradient(s, a, b)) / (b - a);
+}
+
+/* The second derivative of felt_scaled_gradient() in b, for a, b >= 0: it
+ * grows with b, so its value at the larger of two ends bounds it between
+ * them. */
+static inline double
+felt_scaled_gradient_curvature(felt_scaled s, double a, double b)
+{
+  return s.quartic * (2.0 * a * a + 6.0 * a * b + 12.0 * b * b) / 5.0 +
+         s.quadratic * (2.0 / 3.0);
+}
+
+/* The same in the compression x (m) itself. */
+
 /* The static force f(x) of [borin] eq 1; 0 for x <= 0. */
 static inline double
 felt_force(const felt_law* law, double x)
 {
-  if (!(x > 0.0))
-    return 0.0;
-  const double u = x / law->y0, u2 = u * u;
-  /* [borin] eq 1 */
-  return law->k * law->eta * (u2 * u2) + law->k * (1.0 - law->eta) * u2;
+  return felt_scaled_force(felt_scaled_of(law), x / law->y0);
 }
 
 /* Its potential P(x), the integral of f from 0; 0 for x <= 0. */
 static inline double
 felt_potential(const felt_law* law, double x)
 {
-  if (!(x > 0.0))
-    return 0.0;
-  const double u = x / law->y0, u2 = u * u;
-  return law->k * law->y0 *
-         (law->eta * (u2 * u2 * u) / 5.0 + (1.0 - law->eta) * (u2 * u) / 3.0);
+  return law->y0 * felt_scaled_potential(felt_scaled_of(law), x / law->y0);
 }
 
 /* f's mean between the compressions x0 and x1, the discrete gradient
@@ -97,72 +190,14 @@ felt_potential(const felt_law* law, double x)
 static inline double
 felt_gradient(const felt_law* law, double x0, double x1)
 {
-  if (x0 >= 0.0 && x1 >= 0.0) {
-    /* (b^n - a^n) / (b - a) = sum of a^i b^(n-1-i): no difference taken,
-     * and f(a) when a = b */
-    const double a = x0 / law->y0, b = x1 / law->y0;
-    const double a2 = a * a, b2 = b * b, ab = a * b;
-    const double cubic = (a2 + ab + b2) / 3.0;
-    const double quintic = (a2 * a2 + ab * (a2 + ab + b2) + b2 * b2) / 5.0;
-    return law->k * law->eta * quintic + law->k * (1.0 - law->eta) * cubic;
-  }
-  if (x0 == x1)
-    return 0.0; /* both out of contact */
-  /* one end out of contact, where P = 0: no cancellation */
-  return (felt_potential(law, x1) - felt_potential(law, x0)) / (x1 - x0);
+  return felt_scaled_gradient(felt_scaled_of(law), x0 / law->y0, x1 / law->y0);
 }
 
 /* df/dx, the felt's stiffness at x; 0 for x <= 0. */
 static inline double
 felt_slope(const felt_law* law, double x)
 {
-  if (!(x > 0.0))
-    return 0.0;
-  const double u = x / law->y0;
-  return law->k / law->y0 *
-         (4.0 * law->eta * (u * u * u) + 2.0 * (1.0 - law->eta) * u);
-}
-
-/* d2f/dx2 at x; 0 for x <= 0. */
-static inline double
-felt_bend(const felt_law* law, double x)
-{
-  if (!(x > 0.0))
-    return 0.0;
-  const double u = x / law->y0;
-  return law->k / (law->y0 * law->y0) *
-         (12.0 * law->eta * (u * u) + 2.0 * (1.0 - law->eta));
-}
-
-/* The derivative of felt_gradient() in x1. */
-static inline double
-felt_gradient_slope(const felt_law* law, double x0, double x1)
-{
-  if (x0 >= 0.0 && x1 >= 0.0) {
-    /* d/db of the sums in felt_gradient(), a and b in units of y0 */
-    const double a = x0 / law->y0, b = x1 / law->y0;
-    const double cubic = (a + 2.0 * b) / 3.0;
-    const double quintic =
-        (a * a * a + b * (2.0 * a * a + b * (3.0 * a + 4.0 * b))) / 5.0;
-    return law->k / law->y0 * (law->eta * quintic + (1.0 - law->eta) * cubic);
-  }
-  if (x0 == x1)
-    return 0.0;
-  /* the quotient's derivative, (f(x1) - G) / (x1 - x0) */
-  return (felt_force(law, x1) - felt_gradient(law, x0, x1)) / (x1 - x0);
-}
-
-/* The second derivative of felt_gradient() in x1, for x0, x1 >= 0: it
- * grows with x1, so its value at the larger of two ends bounds it between
- * them. */
-static inline double
-felt_gradient_curvature(const felt_law* law, double x0, double x1)
-{
-  const double a = x0 / law->y0, b = x1 / law->y0;
-  const double cubic = 2.0 / 3.0;
-  const double quintic = (2.0 * a * a + 6.0 * a * b + 12.0 * b * b) / 5.0;
-  return law->k / (law->y0 * law->y0) *
-         (law->eta * quintic + (1.0 - law->eta) * cubic);
+  return felt_scaled_slope(felt_scaled_of(law), x / law->y0) / law->y0;
 }
 
 /* The compression at which the relaxed felt bears a static load:
@@ -178,14 +213,24 @@ double felt_compression(const felt_law* law, double force);
 double felt_energy(const felt_law* law, double y, double q);
 
 /* One step of h seconds of the hysteresis: F = share G - memory q, and q
- * becomes decay q + (1 - decay) G. */
+ * becomes decay q + (1 - decay) G (felt_step_remember()). */
 typedef struct felt_step {
   double share;  /* 1 - epsilon (1 - phi), phi = tau / h (1 - decay) */
   double memory; /* epsilon phi */
   double decay;  /* exp(-h / tau) */
+  /* exp(-(1 - epsilon) h / tau): off the object the felt bears nothing,
+   * f(y) = epsilon q, and tau q' = f - q relaxes q at (1 - epsilon) / tau */
+  double free_decay;
 } felt_step;
 
 felt_step felt_step_of(const felt_law* law, double h);
+
+/* The memory at the step's end from q, the static law's mean g over it. */
+static inline double
+felt_step_remember(const felt_step* step, double q, double g)
+{
+  return step->decay * q + (1.0 - step->decay) * g;
+}
 
 /* The step's mean force for the end compression x1 from x0, with the
  * memory q at the step's start: never negative (a felt does not pull). */

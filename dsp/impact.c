@@ -432,45 +432,52 @@ solve(const impact_law* law, const binomials* series, double x0, double dx_free,
  * memory (felt.h), and Hunt-Crossley's damping on the static force,
  * mu f(x) v, discretised as its: c (f(x0) + f(x1)) dx with c = mu / (2 h);
  * clamped at zero.  It grows with x1: f is convex with f(0) = 0, so
- * f(x0) + f(x1) + f'(x1) (x1 - x0) >= 2 f(x1). */
+ * f(x0) + f(x1) + f'(x1) (x1 - x0) >= 2 f(x1).  In units of y0 (a = x0 /
+ * y0, b = x1 / y0, cu = c y0), with its slope in b if asked. */
 static DSP_INLINE double
-felt_force_at(const felt_law* law, const felt_step* st, double q, double c,
-              double x0, double f0, double x1, double* slope)
+felt_force_at(felt_scaled law, const felt_step* st, double q, double cu,
+              double a, double f0, double b, double* slope)
 {
-  const double f1 = felt_force(law, x1);
-  const double f = st->share * felt_gradient(law, x0, x1) - st->memory * q +
-                   c * (f0 + f1) * (x1 - x0);
+  const double f1 = felt_scaled_force(law, b);
+  const double f = st->share * felt_scaled_gradient(law, a, b) -
+                   st->memory * q + cu * (f0 + f1) * (b - a);
   if (!(f > 0.0)) {
-    *slope = 0.0;
+    if (slope)
+      *slope = 0.0;
     return 0.0;
   }
-  *slope = st->share * felt_gradient_slope(law, x0, x1) +
-           c * (f0 + f1 + felt_slope(law, x1) * (x1 - x0));
+  if (slope)
+    *slope = st->share * felt_scaled_gradient_slope(law, a, b) +
+             cu * (f0 + f1 + felt_scaled_slope(law, b) * (b - a));
   return f;
 }
 
 /* The same solve for a felt whose own compression y0 (felt.h) may stand
  * ahead of the compression x0 between the bodies: g(f) = F(x0 + dx_free +
  * kx f) - f falls through [0, F(x0 + dx_free)]: Newton kept inside the
- * shrinking bracket. */
+ * shrinking bracket.  Worked in units of the felt's y0, without a
+ * division on the iterations' chain. */
 static impact_solution
-solve_felt(const felt_law* law, const felt_step* st, double q, double mu,
+solve_felt(const felt_law* felt, const felt_step* st, double q, double mu,
            double h, double x0, double y0, double dx_free, double kx,
            double guess)
 {
   impact_solution sol = {0.0, 0, true};
-  if (!(y0 > 0.0) && !(x0 + dx_free > 0.0))
+  const double per_y0 = 1.0 / felt->y0;
+  const double a = y0 * per_y0, b_free = (x0 + dx_free) * per_y0;
+  if (!(a > 0.0) && !(b_free > 0.0))
     return sol;
-  const double c = 0.5 * mu / h, f0 = felt_force(law, y0);
+  const felt_scaled law = felt_scaled_of(felt);
+  const double ku = kx * per_y0, cu = 0.5 * mu / h * felt->y0;
+  const double f0 = felt_scaled_force(law, a);
   double slope;
-  double lo = 0.0,
-         hi = felt_force_at(law, st, q, c, y0, f0, x0 + dx_free, &slope);
+  double lo = 0.0, hi = felt_force_at(law, st, q, cu, a, f0, b_free, NULL);
   if (!(hi > 0.0))
     return sol;
   double f = guess > 0.0 && guess < hi ? guess : 0.5 * hi;
   for (int it = 1; it <= NEWTON_CAP; ++it) {
-    const double x1 = x0 + dx_free + kx * f;
-    const double g = felt_force_at(law, st, q, c, y0, f0, x1, &slope) - f;
+    const double b = b_free + ku * f;
+    const double g = felt_force_at(law, st, q, cu, a, f0, b, &slope) - f;
     if (fabs(g) <= 8.0 * DBL_EPSILON * (hi + f)) {
       sol.force = f;
       sol.iterations = it;
@@ -480,21 +487,23 @@ solve_felt(const felt_law* law, const felt_step* st, double q, double mu,
       lo = f;
     else
       hi = f;
-    const double dg = slope * kx - 1.0;
+    const double dg = slope * ku - 1.0;
     double next = f - g / dg;
     /* final without another evaluation when the error Newton leaves,
      * |g''| step^2 / (2 |g'|), is well below the tolerance (in contact at
-     * both ends: G'' is felt_gradient_curvature() at most, the damping's
-     * c (2 f'(x1) + f''(x1) dx) at most its value at the larger end) */
-    const double x1_next = x0 + dx_free + kx * next;
-    const double xm = x1 > x1_next ? x1 : x1_next;
+     * both ends: G'' is felt_scaled_gradient_curvature() at most, the
+     * damping's cu (2 f'(b) + f''(b) db) at most its value at the larger
+     * end) */
+    const double b_next = b_free + ku * next;
+    const double bm = b > b_next ? b : b_next;
     const double dm =
-        fabs(x1 - y0) > fabs(x1_next - y0) ? fabs(x1 - y0) : fabs(x1_next - y0);
-    if (next > lo && next < hi && y0 >= 0.0 && x1_next >= 0.0 && x1 >= 0.0 &&
+        fabs(b - a) > fabs(b_next - a) ? fabs(b - a) : fabs(b_next - a);
+    if (next > lo && next < hi && a >= 0.0 && b_next >= 0.0 && b >= 0.0 &&
         1.1 *
-                (st->share * felt_gradient_curvature(law, y0, xm) +
-                 c * (2.0 * felt_slope(law, xm) + felt_bend(law, xm) * dm)) *
-                kx * kx * (next - f) * (next - f) <=
+                (st->share * felt_scaled_gradient_curvature(law, a, bm) +
+                 cu * (2.0 * felt_scaled_slope(law, bm) +
+                       felt_scaled_bend(law, bm) * dm)) *
+                ku * ku * (next - f) * (next - f) <=
             newton_tolerance * next * fabs(dg)) {
       sol.force = next;
       sol.iterations = it;
@@ -623,12 +632,9 @@ impact_set_law(impact* im, impact_law law)
   im->law = law;
   if (law.kind == IMPACT_FELT) {
     im->felt.step_h = 0.0; /* worked out again at the next step */
-    /* off the object the felt bears nothing, f(y) = epsilon q, so tau q' =
-     * f(y) - q relaxes q at the rate (1 - epsilon) / tau (felt.h) */
+    /* off the object, over a sample (felt_step) */
     im->felt_free_decay =
-        law.felt.tau > 0.0
-            ? exp(-(1.0 - law.felt.epsilon) / (im->sample_rate * law.felt.tau))
-            : 0.0;
+        felt_step_of(&law.felt, 1.0 / im->sample_rate).free_decay;
   }
 }
 
@@ -1262,10 +1268,23 @@ impact_felt_solve(felt_contact* c, const impact_law* contact_law, double h,
      * towards f at the compressions it moves at, which holds when q1 stays
      * on the far side of f at both ends (no energy to work out). */
     y1 = x1;
-    q1 = felt_step_memory(law, &c->step, q0, y0, x1);
     const double g = felt_gradient(law, y0, x1);
+    q1 = felt_step_remember(&c->step, q0, g);
     const double lo = y0 < x1 ? y0 : x1, hi = y0 < x1 ? x1 : y0;
     if (g >= q0 ? q1 <= felt_force(law, lo) : q1 >= felt_force(law, hi)) {
+      c->e_q = NAN; /* not worked out */
+      c->y = y1;
+      c->q = q1;
+      return sol;
+    }
+  }
+  if (!(sol.force > 0.0)) {
+    /* off the object over the step the felt relaxes exactly (felt_step),
+     * which only takes energy: its dent, at the step's end, still ahead of
+     * the bodies' compression */
+    q1 = c->step.free_decay * q0;
+    y1 = felt_compression(law, law->epsilon * q1);
+    if (x1 < y1) {
       c->e_q = NAN; /* not worked out */
       c->y = y1;
       c->q = q1;
@@ -1292,7 +1311,7 @@ impact_felt_solve(felt_contact* c, const impact_law* contact_law, double h,
   }
   /* the passive step: the memory held at its start, then moved towards
    * the end's static force */
-  const felt_step held = {1.0, law->epsilon, c->step.decay};
+  const felt_step held = {1.0, law->epsilon, c->step.decay, c->step.free_decay};
   const impact_solution passive =
       solve_felt(law, &held, q0, mu, h, x0, y0, dx_free, kx, sol.force);
   x1 = x0 + dx_free + kx * passive.force;
