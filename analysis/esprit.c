@@ -145,9 +145,9 @@ esprit_band(const double complex* y, int len, double noise_var, int rows,
   /* The left singular vectors of the Hankel matrix H (l x k, H_ij =
    * y[i + j]) are the eigenvectors of C = H H^H (l x l), whose eigenvalues
    * are H's squared singular values: C costs O(l k) by the recursion
-   * C(i+1, j+1) = C(i, j) + y[i+k] y*[j+k] - y[i] y*[j], and its SVD
-   * (one-sided Jacobi, C Hermitian and positive) O(l^3), however long the
-   * band's signal: never an SVD of the whole Hankel matrix.  Squaring the
+   * C(i+1, j+1) = C(i, j) + y[i+k] y*[j+k] - y[i] y*[j], and its
+   * Hermitian eigen-decomposition O(l^3), however long the band's signal:
+   * never an SVD of the whole Hankel matrix.  Squaring the
    * singular values costs relative accuracy only below 1e-8 of the
    * largest, far under the noise of a recording. */
   for (int i = 0; i < l; ++i) {
@@ -178,9 +178,9 @@ esprit_band(const double complex* y, int len, double noise_var, int rows,
   fit->threshold = noise_var > 0.0 ? 2.0 * sqrt(noise_var) *
                                          (sqrt((double)k) + sqrt((double)l))
                                    : 0.0;
-  /* a band of noise alone (most are) ends here, without the SVD: the
-   * power iteration's Rayleigh quotient, a lower bound of the largest
-   * eigenvalue of C, against the threshold */
+  /* a band of noise alone (most are) ends here, without the
+   * eigen-decomposition: the power iteration's Rayleigh quotient, a lower bound
+   * of the largest eigenvalue of C, against the threshold */
   if (noise_var > 0.0) {
     double complex* x = u1;
     double lambda = 0.0;
@@ -206,7 +206,7 @@ esprit_band(const double complex* y, int len, double noise_var, int rows,
       goto done;
     }
   }
-  int st = linalg_svd(l, l, c, fit->sv, NULL);
+  int st = linalg_eigh(l, c, fit->sv);
   if (st) { /* no convergence: nothing from this band */
     err = st < 0 ? -1 : 0;
     goto done;

@@ -12,7 +12,8 @@
 
 #include <complex.h>
 
-#define ESPRIT_MAX_ROWS  160 /* Hankel rows: the SVD is at most this wide */
+/* Hankel rows: the eigenproblem is at most this wide */
+#define ESPRIT_MAX_ROWS  160
 #define ESPRIT_MAX_ORDER 40
 
 typedef struct {

@@ -212,6 +212,172 @@ givens(double complex x, double complex y, double* c, double complex* s)
   }
 }
 
+/* One implicit symmetric QR step with Wilkinson's shift on the unreduced
+ * block lo..hi of the real tridiagonal (d, e), e[k] between k and k + 1
+ * (G&VL 8.3.2): rotations in the planes (k, k + 1) chase the bulge down,
+ * each accumulated into the columns of z (n rows). */
+static void
+tridiagonal_qr_step(int n, double* d, double* e, int lo, int hi, double* z)
+{
+  const double half = 0.5 * (d[hi - 1] - d[hi]), b = e[hi - 1];
+  const double mu = d[hi] - b * b / (half + copysign(hypot(half, b), half));
+  double x = d[lo] - mu, y = e[lo];
+  for (int k = lo; k < hi; ++k) {
+    /* [c s; -s c] takes (x, y) to (r, 0) */
+    const double r = hypot(x, y);
+    const double c = r > 0.0 ? x / r : 1.0, s = r > 0.0 ? -y / r : 0.0;
+    if (k > lo)
+      e[k - 1] = r;
+    const double a = d[k], g = e[k], f = d[k + 1];
+    d[k] = c * c * a - 2.0 * c * s * g + s * s * f;
+    d[k + 1] = s * s * a + 2.0 * c * s * g + c * c * f;
+    e[k] = c * s * (a - f) + (c * c - s * s) * g;
+    if (k + 1 < hi) { /* the bulge at (k, k + 2) */
+      x = e[k];
+      y = -s * e[k + 1];
+      e[k + 1] *= c;
+    }
+    double* zk = z + (size_t)k * (size_t)n;
+    double* zk1 = zk + n;
+    for (int i = 0; i < n; ++i) {
+      const double p = zk[i], q = zk1[i];
+      zk[i] = c * p - s * q;
+      zk1[i] = s * p + c * q;
+    }
+  }
+}
+
+int
+linalg_eigh(int n, double complex* a, double* w)
+{
+  const int m = n; /* for A() */
+  double complex* q = malloc(sizeof(*q) * (size_t)n * (size_t)n);
+  double complex* v = malloc(sizeof(*v) * (size_t)n);
+  double complex* p = malloc(sizeof(*p) * (size_t)n);
+  double* e = malloc(sizeof(*e) * (size_t)n);
+  double* z = malloc(sizeof(*z) * (size_t)n * (size_t)n);
+  int err = -1;
+  if (!q || !v || !p || !e || !z)
+    goto done;
+  memset(q, 0, sizeof(*q) * (size_t)n * (size_t)n);
+  for (int i = 0; i < n; ++i)
+    q[i + (size_t)i * (size_t)n] = 1.0;
+  /* Q^H A Q tridiagonal, Q = H_0 H_1 ..., H_k = I - beta v v^H taking
+   * column k below the diagonal to alpha e_(k+1) */
+  for (int k = 0; k + 2 < n; ++k) {
+    const int r = n - k - 1;
+    double below = 0.0;
+    for (int i = 1; i < r; ++i)
+      below += norm2(A(k + 1 + i, k));
+    if (below == 0.0)
+      continue; /* the column is tridiagonal already */
+    const double complex x0 = A(k + 1, k);
+    const double ax0 = cabs(x0), xn = sqrt(below + ax0 * ax0);
+    const double complex phase = ax0 > 0.0 ? x0 / ax0 : 1.0;
+    const double complex alpha = -phase * xn;
+    for (int i = 0; i < r; ++i)
+      v[i] = A(k + 1 + i, k);
+    v[0] = x0 - alpha;
+    const double beta = 1.0 / (xn * (xn + ax0)); /* 2 / ||v||^2 */
+    /* H B H = B - v w^H - w v^H on the trailing block B, p = beta B v, w
+     * = p - (beta v^H p / 2) v */
+    double complex vp = 0.0;
+    for (int i = 0; i < r; ++i) {
+      double complex t = 0.0;
+      for (int j = 0; j < r; ++j)
+        t += A(k + 1 + i, k + 1 + j) * v[j];
+      p[i] = beta * t;
+      vp += conj(v[i]) * p[i];
+    }
+    const double half = 0.5 * beta * creal(vp);
+    for (int i = 0; i < r; ++i)
+      p[i] -= half * v[i];
+    for (int j = 0; j < r; ++j)
+      for (int i = 0; i < r; ++i)
+        A(k + 1 + i, k + 1 + j) -= v[i] * conj(p[j]) + p[i] * conj(v[j]);
+    A(k + 1, k) = alpha;
+    A(k, k + 1) = conj(alpha);
+    for (int i = 1; i < r; ++i)
+      A(k + 1 + i, k) = A(k, k + 1 + i) = 0.0;
+    /* Q H: each row less beta (row . v) v^H */
+    for (int i = 0; i < n; ++i) {
+      double complex t = 0.0;
+      for (int j = 0; j < r; ++j)
+        t += q[i + (size_t)(k + 1 + j) * (size_t)n] * v[j];
+      t *= beta;
+      for (int j = 0; j < r; ++j)
+        q[i + (size_t)(k + 1 + j) * (size_t)n] -= t * conj(v[j]);
+    }
+  }
+  /* T = D T' D^H with T' real: phases phi_(k+1) = phi_k e_k / |e_k| */
+  double complex phi = 1.0;
+  for (int k = 0; k < n; ++k) {
+    w[k] = creal(A(k, k));
+    for (int i = 0; i < n; ++i)
+      q[i + (size_t)k * (size_t)n] *= phi;
+    if (k + 1 < n) {
+      const double complex sub = A(k + 1, k);
+      e[k] = cabs(sub);
+      if (e[k] > 0.0)
+        phi *= sub / e[k];
+    }
+  }
+  memset(z, 0, sizeof(*z) * (size_t)n * (size_t)n);
+  for (int i = 0; i < n; ++i)
+    z[i + (size_t)i * (size_t)n] = 1.0;
+  /* split where an off-diagonal is below rounding of its neighbours, QR
+   * steps on the last unreduced block (G&VL 8.3.3) */
+  int steps = 0;
+  for (int hi = n - 1; hi > 0;) {
+    if (fabs(e[hi - 1]) <= DBL_EPSILON * (fabs(w[hi - 1]) + fabs(w[hi]))) {
+      e[hi - 1] = 0.0;
+      --hi;
+      continue;
+    }
+    int lo = hi - 1;
+    while (lo > 0 &&
+           fabs(e[lo - 1]) > DBL_EPSILON * (fabs(w[lo - 1]) + fabs(w[lo])))
+      --lo;
+    if (++steps > 30 * n) {
+      err = 1;
+      goto done;
+    }
+    tridiagonal_qr_step(n, w, e, lo, hi, z);
+  }
+  /* V = Q D Z, sorted by w descending (selection: n is small) */
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      double complex t = 0.0;
+      for (int k = 0; k < n; ++k)
+        t += q[i + (size_t)k * (size_t)n] * z[k + (size_t)j * (size_t)n];
+      A(i, j) = t;
+    }
+  for (int j = 0; j < n; ++j) {
+    int best = j;
+    for (int k = j + 1; k < n; ++k)
+      if (w[k] > w[best])
+        best = k;
+    if (best != j) {
+      const double t = w[j];
+      w[j] = w[best];
+      w[best] = t;
+      for (int i = 0; i < n; ++i) {
+        const double complex c = A(i, j);
+        A(i, j) = A(i, best);
+        A(i, best) = c;
+      }
+    }
+  }
+  err = 0;
+done:
+  free(q);
+  free(v);
+  free(p);
+  free(e);
+  free(z);
+  return err;
+}
+
 int
 linalg_eig(int n, double complex* a, double complex* w)
 {

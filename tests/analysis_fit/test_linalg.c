@@ -5,6 +5,9 @@
  * 1. SVD: U diag(s) V^H rebuilds A, U and V have orthonormal columns, s
  *    descending, for random complex matrices, tall and square, and one of
  *    rank 2;
+ * 1b. Hermitian eigen-decomposition: V diag(w) V^H rebuilds A, V unitary,
+ *    w descending and the squared singular values of B for A = B B^H,
+ *    full rank and rank 3; an indefinite one;
  * 2. least squares: an overdetermined system whose right side is A x0
  *    returns x0; with a residual, the residual is orthogonal to A's
  *    columns (the normal equations);
@@ -19,11 +22,12 @@
 
 #include <complex.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* tolerances: double rounding through O(n^3) work on n <= 12 */
+/* tolerances: double rounding through O(n^3) work on n <= 40 */
 #define TOL_EXACT 1e-11
 
 static uint64_t state = 12345u;
@@ -91,6 +95,67 @@ svd_case(int m, int n, int rank)
     check_rel("svd rank 2: third singular value / first", s[2] / s[0], 0.0,
               TOL_EXACT);
   free(a), free(u), free(v), free(s);
+}
+
+/* A Hermitian matrix, positive semidefinite of rank `rank` (B B^H) or
+ * indefinite (B + B^H): V diag(w) V^H rebuilds it, V is unitary, w
+ * descending and, for B B^H, the squares of B's singular values. */
+static void
+eigh_case(int n, int rank, bool definite)
+{
+  double complex* b = malloc(sizeof(*b) * (size_t)(n * n));
+  double complex* a = malloc(sizeof(*a) * (size_t)(n * n));
+  double complex* v = malloc(sizeof(*v) * (size_t)(n * n));
+  double* w = malloc(sizeof(*w) * (size_t)n);
+  double* s = malloc(sizeof(*s) * (size_t)n);
+  for (int i = 0; i < n * n; ++i)
+    b[i] = i < n * rank ? crand() : 0.0;
+  double anorm = 0.0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double complex t = 0.0;
+      if (definite)
+        for (int k = 0; k < rank; ++k)
+          t += b[i + k * n] * conj(b[j + k * n]);
+      else
+        t = b[i + j * n] + conj(b[j + i * n]);
+      a[i + j * n] = t;
+      anorm = fmax(anorm, cabs(t));
+    }
+  memcpy(v, a, sizeof(*a) * (size_t)(n * n));
+  CHECK(linalg_eigh(n, v, w) == 0, "eigh %dx%d failed", n, n);
+  double rec = 0.0, orth = 0.0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double complex t = 0.0, u = 0.0;
+      for (int k = 0; k < n; ++k) {
+        t += v[i + k * n] * w[k] * conj(v[j + k * n]);
+        u += conj(v[k + i * n]) * v[k + j * n];
+      }
+      rec = fmax(rec, cabs(t - a[i + j * n]));
+      orth = fmax(orth, cabs(u - (i == j)));
+    }
+  int sorted = 1;
+  for (int k = 1; k < n; ++k)
+    sorted &= w[k] <= w[k - 1];
+  char what[80];
+  snprintf(what, sizeof(what), "eigh %dx%d rank %d%s: rebuilt A", n, n, rank,
+           definite ? " (B B^H)" : "");
+  check_rel(what, rec / anorm, 0.0, TOL_EXACT);
+  snprintf(what, sizeof(what), "eigh %dx%d: V^H V - I", n, n);
+  check_rel(what, orth, 0.0, TOL_EXACT);
+  CHECK(sorted, "eigh %dx%d: eigenvalues not descending", n, n);
+  if (definite) { /* against the SVD of B */
+    memcpy(v, b, sizeof(*b) * (size_t)(n * n));
+    CHECK(linalg_svd(n, n, v, s, NULL) == 0, "svd %dx%d failed", n, n);
+    double err = 0.0;
+    for (int k = 0; k < n; ++k)
+      err = fmax(err, fabs(w[k] - s[k] * s[k]) / (s[0] * s[0]));
+    snprintf(what, sizeof(what), "eigh %dx%d rank %d: w - svd(B)^2", n, n,
+             rank);
+    check_rel(what, err, 0.0, TOL_EXACT);
+  }
+  free(b), free(a), free(v), free(w), free(s);
 }
 
 static void
@@ -226,6 +291,11 @@ main(void)
   svd_case(9, 6, 6);
   svd_case(12, 12, 12);
   svd_case(10, 5, 2);
+  eigh_case(1, 1, true);
+  eigh_case(7, 7, true);
+  eigh_case(12, 3, true);
+  eigh_case(40, 40, true);
+  eigh_case(12, 12, false);
   lstsq_case();
   eig_cases();
   esprit_case();
