@@ -866,7 +866,11 @@ analysis_run(const float* const* channels, int n_channels, size_t frames,
 
   /* merge near-duplicates (a mode on the edge of two cores, or of two
    * plans' decay times): closer than a third of their bandwidth, t_e
-   * within a factor 4, the one of higher SNR kept */
+   * within a factor 4, the one of higher SNR kept - unless the recording
+   * tells them apart: further apart than 1 / T (T the longer stretch of
+   * the decay either fit saw) and of energies (A^2 t_e) within a factor
+   * 4, two partials, as a cowbell's that falls fast and then slowly (a
+   * weaker pole this close is the other's misfit) */
   if (!cs.n) {
     st = ANALYSIS_ERR_NO_MODES;
     goto done;
@@ -878,7 +882,13 @@ analysis_run(const float* const* channels, int n_channels, size_t frames,
       candidate* p = &cs.c[n - 1];
       const double bw = fmax(1.0 / (PI * p->decay), 1.0 / (PI * cs.c[i].decay));
       const double ratio = cs.c[i].decay / p->decay;
-      if (cs.c[i].freq - p->freq < bw / 3.0 && ratio < 4.0 && ratio > 0.25) {
+      const double df = cs.c[i].freq - p->freq;
+      const double ap = fmax(p->amp[0], p->amp[1]);
+      const double ai = fmax(cs.c[i].amp[0], cs.c[i].amp[1]);
+      const double energies = ai * ai * cs.c[i].decay / (ap * ap * p->decay);
+      const bool apart = df * fmax(p->seen, cs.c[i].seen) >= rate &&
+                         energies < 4.0 && energies > 0.25;
+      if (df < bw / 3.0 && ratio < 4.0 && ratio > 0.25 && !apart) {
         if (cs.c[i].snr > p->snr)
           *p = cs.c[i];
         continue;
