@@ -30,16 +30,13 @@
 
 #include "check.h"
 #include "modal_analysis.h"
-#include "recording.h"
-#include "sf2_sample.h"
+#include "real_samples.h"
 
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-#define SKIP 77
-#define PI   3.14159265358979323846
+#define PI 3.14159265358979323846
 
 /* the bar: a table decay within 30 % of the band's */
 static const double decay_tol = 0.30;
@@ -88,24 +85,15 @@ slope_of(const double* t, const double* y, int n)
 }
 
 static void
-check_sample(const sf2_file* sf, int k, const char* dir)
+check_sample(const sf2_file* sf, int k)
 {
   const char* name = samples[k];
-  const int index = sf2_find(sf, name);
-  CHECK(index >= 0, "no sample '%s' in the soundfont", name);
-  if (index < 0)
-    return;
-  char wav[512], message[512];
-  snprintf(wav, sizeof(wav), "%s/sample%d.wav", dir, k);
-  CHECK(!sf2_write_wav(sf, index, wav, message, sizeof(message)), "%s",
-        message);
+  char message[512];
   recording rec;
-  if (recording_read(wav, &rec, message, sizeof(message)) !=
-      RECORDING_SUCCESS) {
+  if (real_sample_read(sf, name, &rec, message, sizeof(message))) {
     CHECK(false, "%s: %s", name, message);
     return;
   }
-  unlink(wav);
   analysis_options options = analysis_default_options();
   analysis_result* r = malloc(sizeof(*r));
   double* t = malloc(sizeof(double) * 3 * MAX_POINTS);
@@ -188,25 +176,15 @@ done:
 int
 main(int argc, char** argv)
 {
-  if (argc < 2 || access(argv[1], R_OK)) {
-    printf("no soundfont %s (Debian package fluid-soundfont-gm): skipped\n",
-           argc < 2 ? "given" : argv[1]);
-    return SKIP;
-  }
   sf2_file sf;
-  char message[512];
-  if (sf2_open(&sf, argv[1], message, sizeof(message))) {
-    CHECK(false, "%s", message);
-    return check_done("real_decays");
-  }
-  char dir[] = "/tmp/test_real_decays.XXXXXX";
-  if (!mkdtemp(dir)) {
-    perror("mkdtemp");
-    return 1;
-  }
-  for (size_t k = 0; k < sizeof(samples) / sizeof(samples[0]); ++k)
-    check_sample(&sf, (int)k, dir);
-  sf2_close(&sf);
-  rmdir(dir);
+  const int opened = real_samples_open(argc, argv, &sf);
+  if (opened == REAL_SAMPLES_SKIP)
+    return opened;
+  CHECK(opened == 0, "the soundfont did not open");
+  for (size_t k = 0; opened == 0 && k < sizeof(samples) / sizeof(samples[0]);
+       ++k)
+    check_sample(&sf, (int)k);
+  if (opened == 0)
+    sf2_close(&sf);
   return check_done("real_decays");
 }
