@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: ISC */
-/* Modal table files: parser, loader and writer (format in modal_table.h). */
+/* Modal table files: parser, loader and writer (format in modal_table.h),
+ * and the keymap files cut into zone tables (modal_keymap.h), which are
+ * the same grammar. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "modal_table.h"
+#include "modal_keymap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -369,7 +372,14 @@ starts_with(const span t, const char* const key)
   return t.n >= len && !memcmp(t.s, key, len);
 }
 
+/* which part of a file is being read: a plain table, a keymap's headers
+ * before its first zone, or one of its zones */
+typedef enum { PART_TABLE, PART_KEYMAP_HEAD, PART_ZONE } part_kind;
+
 typedef struct {
+  part_kind part;
+  modal_keymap_law* law;    /* PART_KEYMAP_HEAD: where the laws go */
+  int law_line[2];          /* decay_law's and ratio_law's lines, 0 before */
   int name_line, root_line; /* where the headers were, 0 before */
   int fields_line;          /* the first mode line */
   int fields;               /* its field count, 3 or 4 */
@@ -458,12 +468,90 @@ shape_header(const parser* const p, const span v, progress* const seen)
   return MODAL_TABLE_SUCCESS;
 }
 
+static modal_table_status check_range(const parser* p, span f, const char* what,
+                                      double v, double lo, double hi,
+                                      const char* unit);
+static bool next_field(span body, size_t* i, span* f);
+
+/* The keymap's laws, `# decay_law: P0 P1` and `# ratio_law: D`, each
+ * once before the first zone. */
+static modal_table_status
+law_header(const parser* const p, span v, const int which, progress* const seen)
+{
+  static const char* const names[2] = {"decay_law", "ratio_law"};
+  const int want = which == 0 ? 2 : 1;
+  const double bound = which == 0 ? MODAL_KEYMAP_MAX_DECAY_EXPONENT
+                                  : MODAL_KEYMAP_MAX_RATIO_DRIFT;
+  if (seen->part != PART_KEYMAP_HEAD)
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                "%s inside a zone (a keymap's laws come before its first "
+                "'# zone:')",
+                names[which]);
+  if (seen->law_line[which])
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                "second %s (the first is on line %d)", names[which],
+                seen->law_line[which]);
+  double x[2] = {0.0, 0.0};
+  int n = 0;
+  size_t i = 0;
+  for (span f; next_field(v, &i, &f); ++n) {
+    if (n == want)
+      return fail(p, MODAL_TABLE_ERR_EXTRA_FIELD,
+                  "%s takes %d number%s: extra '%.*s'", names[which], want,
+                  want > 1 ? "s" : "", (int)utf8_prefix(f.s, f.n, TOKEN_SHOWN),
+                  f.s);
+    modal_table_status st = read_number(p, f.s, f.n, names[which], &x[n]);
+    if (st)
+      return st;
+    if ((st = check_range(p, f, names[which], x[n], -bound, bound, "")))
+      return st;
+  }
+  if (n < want)
+    return fail(p, MODAL_TABLE_ERR_MISSING_FIELD, "%s takes %d number%s (%s)",
+                names[which], want, want > 1 ? "s" : "",
+                which == 0 ? "P0 P1: t_e ~ f^-(P0 + P1 log2 ratio)"
+                           : "D: log2 ratio grows by D an octave");
+  if (which == 0) {
+    seen->law->decay_exponent = x[0];
+    seen->law->decay_slope = x[1];
+  } else
+    seen->law->ratio_drift = x[0];
+  seen->law_line[which] = p->line;
+  return MODAL_TABLE_SUCCESS;
+}
+
+/* The headers a keymap's parts take, or refuse, beyond a table's. */
+static modal_table_status
+keymap_header(const parser* const p, const span body, progress* const seen)
+{
+  if (starts_with(body, "decay_law:"))
+    return law_header(p, trim((span){body.s + 10, body.n - 10}), 0, seen);
+  if (starts_with(body, "ratio_law:"))
+    return law_header(p, trim((span){body.s + 10, body.n - 10}), 1, seen);
+  if (starts_with(body, "root:"))
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                "root in a keymap (each '# zone: NOTE' is its zone's root)");
+  if (starts_with(body, "shape:"))
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                "shape in a keymap (a keymap's zones have no shapes)");
+  return MODAL_TABLE_SUCCESS;
+}
+
 /* A comment line `# key: value`; other comments are skipped. */
 static modal_table_status
 header_line(const parser* const p, span body, progress* const seen,
             modal_table* const t)
 {
   body = trim(body);
+  if (seen->part != PART_TABLE) {
+    const modal_table_status st = keymap_header(p, body, seen);
+    if (st)
+      return st;
+  }
+  if (seen->part == PART_TABLE && starts_with(body, "zone:"))
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                "a keymap's zone in a table (a keymap loads as one: "
+                "modal_keymap.h)");
   if (starts_with(body, "name:")) {
     if (seen->name_line)
       return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
@@ -721,23 +809,12 @@ mode_line(const parser* const p, const span body, progress* const seen,
   return MODAL_TABLE_SUCCESS;
 }
 
+/* The lines of text[0..length), counted on from p->line: headers and
+ * modes into *t. */
 static modal_table_status
-parse_text(parser* const p, const char* text, size_t length,
-           modal_table* const t, progress* const seen)
+parse_lines(parser* const p, const char* text, size_t length,
+            modal_table* const t, progress* const seen)
 {
-  if (length > MODAL_TABLE_MAX_BYTES)
-    return fail(p, MODAL_TABLE_ERR_TOO_LARGE,
-                "%zu bytes, more than the %d a table may have", length,
-                MODAL_TABLE_MAX_BYTES);
-  modal_table_status st = check_text(p, text, length);
-  if (st)
-    return st;
-  if (length >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
-    text += 3;
-    length -= 3;
-  }
-
-  p->line = 0;
   for (size_t pos = 0; pos < length;) {
     ++p->line;
     const char* const eol = memchr(text + pos, '\n', length - pos);
@@ -746,14 +823,49 @@ parse_text(parser* const p, const char* text, size_t length,
     pos = end + 1;
 
     const char* const hash = memchr(line.s, '#', line.n);
+    modal_table_status st = MODAL_TABLE_SUCCESS;
     if (hash == line.s)
       st = header_line(p, (span){line.s + 1, line.n - 1}, seen, t);
+    else if (line.n && seen->part == PART_KEYMAP_HEAD)
+      st = fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                "a mode before the keymap's first '# zone: NOTE'");
     else if (line.n)
       st = mode_line(p, (span){line.s, hash ? (size_t)(hash - line.s) : line.n},
                      seen, t);
     if (st)
       return st;
   }
+  return MODAL_TABLE_SUCCESS;
+}
+
+/* The whole text's checks (size, bytes), its byte order mark skipped. */
+static modal_table_status
+check_whole(parser* const p, const char** text, size_t* length)
+{
+  if (*length > MODAL_TABLE_MAX_BYTES)
+    return fail(p, MODAL_TABLE_ERR_TOO_LARGE,
+                "%zu bytes, more than the %d a table may have", *length,
+                MODAL_TABLE_MAX_BYTES);
+  const modal_table_status st = check_text(p, *text, *length);
+  if (st)
+    return st;
+  if (*length >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3)) {
+    *text += 3;
+    *length -= 3;
+  }
+  return MODAL_TABLE_SUCCESS;
+}
+
+static modal_table_status
+parse_text(parser* const p, const char* text, size_t length,
+           modal_table* const t, progress* const seen)
+{
+  modal_table_status st = check_whole(p, &text, &length);
+  if (st)
+    return st;
+  p->line = 0;
+  if ((st = parse_lines(p, text, length, t, seen)))
+    return st;
   if (!t->count) {
     p->line = 0;
     return fail(p, MODAL_TABLE_ERR_NO_MODES,
@@ -829,6 +941,145 @@ modal_table_parse(const char* const text, const size_t length,
   return modal_table_parse_shapes(text, length, source, table, NULL, error);
 }
 
+/* ---- keymaps (modal_keymap.h) ---- */
+
+/* Whether `line` is a `# zone: NOTE` header; NOTE's text in *v. */
+static bool
+zone_header(span line, span* const v)
+{
+  line = trim(line);
+  if (!line.n || line.s[0] != '#')
+    return false;
+  const span body = trim((span){line.s + 1, line.n - 1});
+  if (!starts_with(body, "zone:"))
+    return false;
+  *v = trim((span){body.s + 5, body.n - 5});
+  return true;
+}
+
+/* A zone's header line, and where its line starts and ends in the text. */
+typedef struct {
+  int line;
+  size_t start, end; /* end: past its newline */
+  span note;
+} zone_mark;
+
+/* The keymap's zones into *m, the text already checked as a whole. */
+static modal_table_status
+parse_zones(parser* const p, const char* const text, const size_t length,
+            modal_keymap* const m, const zone_mark* const marks,
+            const int zones)
+{
+  /* the headers before the first zone: name and laws */
+  modal_table head;
+  modal_table_init(&head);
+  progress seen = {.part = PART_KEYMAP_HEAD, .law = &m->law};
+  p->line = 0;
+  modal_table_status st = parse_lines(p, text, marks[0].start, &head, &seen);
+  if (st)
+    return st;
+  memcpy(m->name, head.name, sizeof(m->name));
+  for (int k = 0; k < zones; ++k) {
+    p->line = marks[k].line;
+    if (k == MODAL_KEYMAP_MAX_ZONES)
+      return fail(p, MODAL_TABLE_ERR_TOO_MANY_MODES,
+                  "more than %d zones in a keymap", MODAL_KEYMAP_MAX_ZONES);
+    modal_table* const t = &m->zone[k];
+    modal_table_init(t);
+    const span v = marks[k].note;
+    double root = 0.0;
+    if (!v.n)
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER, "empty zone (its root note)");
+    if ((st = read_number(p, v.s, v.n, "zone", &root)))
+      return st;
+    if (!(root >= 0.0 && root <= MODAL_TABLE_MAX_ROOT))
+      return fail(p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                  "zone %.*s is not a MIDI note (0 to 127)",
+                  (int)utf8_prefix(v.s, v.n, TOKEN_SHOWN), v.s);
+    if (k > 0 && !(root > m->zone[k - 1].root))
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
+                  "zone %.*s not above the zone on line %d (zones rise)",
+                  (int)utf8_prefix(v.s, v.n, TOKEN_SHOWN), v.s,
+                  marks[k - 1].line);
+    const size_t end = k + 1 < zones ? marks[k + 1].start : length;
+    progress zone = {.part = PART_ZONE};
+    if ((st =
+             parse_lines(p, text + marks[k].end, end - marks[k].end, t, &zone)))
+      return st;
+    if (!t->count) {
+      p->line = marks[k].line;
+      return fail(p, MODAL_TABLE_ERR_NO_MODES, "zone %.*s has no modes",
+                  (int)utf8_prefix(v.s, v.n, TOKEN_SHOWN), v.s);
+    }
+    t->root = root;
+    m->zones = k + 1;
+  }
+  m->is_keymap = true;
+  return MODAL_TABLE_SUCCESS;
+}
+
+modal_table_status
+modal_keymap_parse(const char* text, size_t length, const char* const source,
+                   modal_keymap* const map, modal_shapes* const shapes,
+                   modal_table_error* const error)
+{
+  parser p = {source, error, 0};
+  if (error) {
+    error->status = MODAL_TABLE_SUCCESS;
+    error->line = 0;
+    error->message[0] = '\0';
+  }
+  /* a plain table is parsed from the whole text, as modal_table_parse()
+   * would: its byte order mark skipped there once, not here and again */
+  const char* const whole = text;
+  const size_t whole_length = length;
+  modal_table_status st = check_whole(&p, &text, &length);
+  if (st)
+    return st;
+  /* the zone headers: one more than a keymap may have is enough to say so */
+  zone_mark marks[MODAL_KEYMAP_MAX_ZONES + 1];
+  int zones = 0, line = 0;
+  for (size_t pos = 0; pos < length && zones <= MODAL_KEYMAP_MAX_ZONES;) {
+    ++line;
+    const char* const eol = memchr(text + pos, '\n', length - pos);
+    const size_t end = eol ? (size_t)(eol - text) : length;
+    span v;
+    if (zone_header((span){text + pos, end - pos}, &v))
+      marks[zones++] = (zone_mark){line, pos, eol ? end + 1 : end, v};
+    pos = end + 1;
+  }
+  /* aside, so that a bad file leaves the caller's keymap as it was */
+  modal_keymap* const m = malloc(sizeof(*m));
+  if (!m)
+    return fail(&p, MODAL_TABLE_ERR_NO_MEMORY, "no memory for a keymap");
+  modal_keymap_init(m);
+  if (!zones) { /* a plain table: one zone, constant q */
+    st = modal_table_parse_shapes(whole, whole_length, source, &m->zone[0],
+                                  shapes, error);
+    if (!st) {
+      m->zones = 1;
+      memcpy(m->name, m->zone[0].name, sizeof(m->name));
+      *map = *m;
+    }
+    free(m);
+    return st;
+  }
+  c_locale locale;
+  if (!c_locale_enter(&locale)) {
+    free(m);
+    return fail(&p, MODAL_TABLE_ERR_NO_MEMORY, "no C locale");
+  }
+  st = parse_zones(&p, text, length, m, marks, zones);
+  c_locale_leave(&locale);
+  if (!st) {
+    *map = *m;
+    if (shapes)
+      modal_shapes_init(shapes);
+  }
+  free(m);
+  return st;
+}
+
 /* ---- loader ---- */
 
 static modal_table_status
@@ -842,16 +1093,17 @@ fail_errno(const char* const path, modal_table_error* const error,
   return fail_file(path, error, status, "%s: %s", what, reason);
 }
 
-modal_table_status
-modal_table_load_shapes(const char* const path, modal_table* const table,
-                        modal_shapes* const shapes,
-                        modal_table_error* const error)
+/* The file at `path`, whole, into a buffer the caller frees (*text). */
+static modal_table_status
+read_file(const char* const path, modal_table_error* const error,
+          char** const text, size_t* const length)
 {
   if (error) {
     error->status = MODAL_TABLE_SUCCESS;
     error->line = 0;
     error->message[0] = '\0';
   }
+  *text = NULL;
   /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
    * below, like every other file that is not regular */
   const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -899,14 +1151,41 @@ modal_table_load_shapes(const char* const path, modal_table* const table,
     got += (size_t)r;
   }
   close(fd);
-  modal_table_status status;
-  if (got != size)
-    status = fail_file(path, error, MODAL_TABLE_ERR_READ,
-                       "changed while it was read (%zu bytes, then %s%zu)",
-                       size, got > size ? "over " : "", got);
-  else
-    status = modal_table_parse_shapes(buf, got, path, table, shapes, error);
-  free(buf);
+  if (got != size) {
+    free(buf);
+    return fail_file(path, error, MODAL_TABLE_ERR_READ,
+                     "changed while it was read (%zu bytes, then %s%zu)", size,
+                     got > size ? "over " : "", got);
+  }
+  *text = buf;
+  *length = got;
+  return MODAL_TABLE_SUCCESS;
+}
+
+modal_table_status
+modal_table_load_shapes(const char* const path, modal_table* const table,
+                        modal_shapes* const shapes,
+                        modal_table_error* const error)
+{
+  char* text;
+  size_t length;
+  modal_table_status status = read_file(path, error, &text, &length);
+  if (!status)
+    status = modal_table_parse_shapes(text, length, path, table, shapes, error);
+  free(text);
+  return status;
+}
+
+modal_table_status
+modal_keymap_load(const char* const path, modal_keymap* const map,
+                  modal_shapes* const shapes, modal_table_error* const error)
+{
+  char* text;
+  size_t length;
+  modal_table_status status = read_file(path, error, &text, &length);
+  if (!status)
+    status = modal_keymap_parse(text, length, path, map, shapes, error);
+  free(text);
   return status;
 }
 
@@ -918,6 +1197,8 @@ modal_table_load(const char* const path, modal_table* const table,
 }
 
 /* ---- check and writer ---- */
+
+static modal_table_status check_name(const parser* p, const char* name);
 
 modal_table_status
 modal_table_check(const modal_table* const t, modal_table_error* const error)
@@ -951,23 +1232,29 @@ modal_table_check(const modal_table* const t, modal_table_error* const error)
                 "root %g is not a MIDI note (0 to 127)", t->root);
   if (t->root != 0.0 && fabs(t->root) < DBL_MIN)
     return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE, "root is denormal");
-  /* the name must read back as written: one line of text, no blanks at
-   * its ends (the parser trims them) */
-  const size_t n = strnlen(t->name, MODAL_TABLE_NAME_SIZE);
+  return check_name(&p, t->name);
+}
+
+/* A name must read back as written: one line of text, no blanks at its
+ * ends (the parser trims them). */
+static modal_table_status
+check_name(const parser* const p, const char* const name)
+{
+  const size_t n = strnlen(name, MODAL_TABLE_NAME_SIZE);
   if (n == MODAL_TABLE_NAME_SIZE)
-    return fail(&p, MODAL_TABLE_ERR_BAD_HEADER, "name not terminated");
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER, "name not terminated");
   for (size_t i = 0; i < n;) {
-    const unsigned char c = (unsigned char)t->name[i];
+    const unsigned char c = (unsigned char)name[i];
     size_t len = 0;
     if (c >= 0x20 && c != 0x7F)
-      len = utf8_char((const unsigned char*)t->name + i, n - i);
+      len = utf8_char((const unsigned char*)name + i, n - i);
     if (!len)
-      return fail(&p, MODAL_TABLE_ERR_BAD_HEADER,
+      return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
                   "name has byte 0x%02X, not one line of UTF-8 text", c);
     i += len;
   }
-  if (n && (is_blank(t->name[0]) || is_blank(t->name[n - 1])))
-    return fail(&p, MODAL_TABLE_ERR_BAD_HEADER,
+  if (n && (is_blank(name[0]) || is_blank(name[n - 1])))
+    return fail(p, MODAL_TABLE_ERR_BAD_HEADER,
                 "name begins or ends with a blank");
   return MODAL_TABLE_SUCCESS;
 }
@@ -1148,4 +1435,99 @@ modal_table_write(const modal_table* const t, char* const buffer,
                   const size_t size, size_t* const length)
 {
   return modal_table_write_shapes(t, NULL, buffer, size, length);
+}
+
+/* ---- keymaps: check and writer (modal_keymap.h) ---- */
+
+modal_table_status
+modal_keymap_check(const modal_keymap* const m, modal_table_error* const error)
+{
+  const parser p = {"keymap", error, 0};
+  if (!m->is_keymap)
+    return m->zones == 1 ? modal_table_check(&m->zone[0], error)
+                         : fail(&p, MODAL_TABLE_ERR_TOO_MANY_MODES,
+                                "a plain table of %d zones", m->zones);
+  if (m->zones < 1 || m->zones > MODAL_KEYMAP_MAX_ZONES)
+    return fail(&p, MODAL_TABLE_ERR_TOO_MANY_MODES,
+                "%d zones (1 to %d in a keymap)", m->zones,
+                MODAL_KEYMAP_MAX_ZONES);
+  const double law[3] = {m->law.decay_exponent, m->law.decay_slope,
+                         m->law.ratio_drift};
+  const double bound[3] = {MODAL_KEYMAP_MAX_DECAY_EXPONENT,
+                           MODAL_KEYMAP_MAX_DECAY_EXPONENT,
+                           MODAL_KEYMAP_MAX_RATIO_DRIFT};
+  static const char* const law_names[3] = {"decay exponent", "decay slope",
+                                           "ratio drift"};
+  for (int k = 0; k < 3; ++k) {
+    if (!isfinite(law[k]))
+      return fail(&p, MODAL_TABLE_ERR_NOT_FINITE, "law's %s is not finite",
+                  law_names[k]);
+    if (!(fabs(law[k]) <= bound[k]) ||
+        (law[k] != 0.0 && fabs(law[k]) < DBL_MIN))
+      return fail(&p, MODAL_TABLE_ERR_OUT_OF_RANGE,
+                  "law's %s %g is out of range (%g to %g)", law_names[k],
+                  law[k], -bound[k], bound[k]);
+  }
+  modal_table_status st = check_name(&p, m->name);
+  if (st)
+    return st;
+  for (int k = 0; k < m->zones; ++k) {
+    const modal_table* const t = &m->zone[k];
+    if ((st = modal_table_check(t, error)))
+      return st;
+    if (t->root == MODAL_TABLE_NO_ROOT)
+      return fail(&p, MODAL_TABLE_ERR_BAD_HEADER, "zone %d has no root", k + 1);
+    if (k > 0 && !(t->root > m->zone[k - 1].root))
+      return fail(&p, MODAL_TABLE_ERR_BAD_HEADER,
+                  "zone %d's root %g not above zone %d's (zones rise)", k + 1,
+                  t->root, k);
+  }
+  return MODAL_TABLE_SUCCESS;
+}
+
+modal_table_status
+modal_keymap_write(const modal_keymap* const m, char* const buffer,
+                   const size_t size, size_t* const length)
+{
+  if (!m->is_keymap && m->zones == 1)
+    return modal_table_write(&m->zone[0], buffer, size, length);
+  if (length)
+    *length = 0;
+  if (size)
+    buffer[0] = '\0';
+  modal_table_status st = modal_keymap_check(m, NULL);
+  if (st)
+    return st;
+  c_locale locale;
+  if (!c_locale_enter(&locale))
+    return MODAL_TABLE_ERR_NO_MEMORY;
+  text_out o = {buffer, size, 0, size == 0};
+  char num[2][32];
+  if (m->name[0])
+    put(&o, "# name: %s\n", m->name);
+  format_number(num[0], sizeof(num[0]), m->law.decay_exponent);
+  format_number(num[1], sizeof(num[1]), m->law.decay_slope);
+  put(&o, "# decay_law: %s %s\n", num[0], num[1]);
+  format_number(num[0], sizeof(num[0]), m->law.ratio_drift);
+  put(&o, "# ratio_law: %s\n", num[0]);
+  for (int k = 0; k < m->zones && !o.full; ++k) {
+    modal_table zone = m->zone[k];
+    zone.root = MODAL_TABLE_NO_ROOT; /* the zone header is its root */
+    format_number(num[0], sizeof(num[0]), m->zone[k].root);
+    put(&o, "# zone: %s\n", num[0]);
+    size_t n = 0;
+    if (!o.full && modal_table_write(&zone, o.buf + o.used, o.size - o.used,
+                                     &n) != MODAL_TABLE_SUCCESS)
+      o.full = true;
+    o.used += n;
+  }
+  c_locale_leave(&locale);
+  if (o.full) {
+    if (size)
+      buffer[0] = '\0';
+    return MODAL_TABLE_ERR_NO_SPACE;
+  }
+  if (length)
+    *length = o.used;
+  return MODAL_TABLE_SUCCESS;
 }

@@ -7,10 +7,11 @@
  *
  * The modes shown are the 16 mode ports, editable; or, when the plugin
  * plays a table file, the file's modes, read-only (a file is edited as a
- * file; "clear" goes back to the ports).
+ * file; "clear" goes back to the ports); a keymap shows its middle zone.
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "modal_keymap.h"
 #include "ui_state.h"
 #include "uris.h"
 #include "view.h"
@@ -297,15 +298,26 @@ show_table(ui* u, const char* path)
   if (!*path) {
     snprintf(u->s.status, sizeof(u->s.status), "Playing the 16 mode ports");
   } else {
-    /* the shapes it may carry too (256 kB: on the heap, for the call) */
+    /* the shapes it may carry too (256 kB), or a keymap's zones (135 kB):
+     * on the heap, for the call */
     modal_table_error error;
     modal_shapes* shapes = malloc(sizeof(modal_shapes));
-    if (shapes && modal_table_load_shapes(path, &u->s.table, shapes, &error) ==
-                      MODAL_TABLE_SUCCESS) {
+    modal_keymap* map = malloc(sizeof(modal_keymap));
+    if (shapes && map &&
+        modal_keymap_load(path, map, shapes, &error) == MODAL_TABLE_SUCCESS) {
       u->s.table_loaded = true;
-      snprintf(u->s.status, sizeof(u->s.status), "Table: %d modes%s%s%s",
-               u->s.table.count, *u->s.table.name ? ", " : "", u->s.table.name,
-               shapes->nx > 0 ? ", shapes" : "");
+      /* a keymap shows its middle zone */
+      const modal_table* zone = &map->zone[map->zones / 2];
+      u->s.table = *zone;
+      if (map->is_keymap)
+        snprintf(u->s.status, sizeof(u->s.status),
+                 "Keymap: %d zones%s%s; the zone at note %.0f: %d modes",
+                 map->zones, *map->name ? ", " : "", map->name, zone->root,
+                 zone->count);
+      else
+        snprintf(u->s.status, sizeof(u->s.status), "Table: %d modes%s%s%s",
+                 u->s.table.count, *u->s.table.name ? ", " : "",
+                 u->s.table.name, shapes->nx > 0 ? ", shapes" : "");
     } else {
       snprintf(u->s.status, sizeof(u->s.status),
                "Cannot show the table: %.200s",
@@ -314,6 +326,7 @@ show_table(ui* u, const char* path)
     if (u->s.table_loaded)
       ui_state_set_table_shapes(&u->s, shapes);
     free(shapes);
+    free(map);
   }
   if (!u->s.table_loaded)
     ui_state_set_table_shapes(&u->s, NULL);
@@ -335,9 +348,13 @@ commit_field(ui* u)
   u->s.field_focus = false;
   u->s.n_choices = 0;
   if (*u->s.field) {
-    modal_table check;
-    modal_table_error error;
-    if (modal_table_load(u->s.field, &check, &error) != MODAL_TABLE_SUCCESS) {
+    modal_keymap* check = malloc(sizeof(modal_keymap));
+    modal_table_error error = {.message = "out of memory"};
+    const bool loaded =
+        check && modal_keymap_load(u->s.field, check, NULL, &error) ==
+                     MODAL_TABLE_SUCCESS;
+    free(check);
+    if (!loaded) {
       snprintf(u->s.status, sizeof(u->s.status), "Not loaded: %.200s",
                error.message);
       redraw(u);

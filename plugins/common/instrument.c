@@ -175,7 +175,7 @@ swap_voice(instrument* in, int v)
   wake(in, v);
   object_tune_ring_out(&in->object, o, s->note, in->bend, s->damped,
                        s->ring_out);
-  const int kept = object_mode_count(&in->object);
+  const int kept = object_mode_count(&in->object, s->note);
   for (int l = 0; l < kept && l < old; ++l)
     if (w_old[l] > 0.0 && o->w0[l] > 0.0)
       o->x[l] *= w_old[l] / o->w0[l];
@@ -906,8 +906,7 @@ load_table(instrument* in, const char* path, bool restoring,
     free(t);
     return false;
   }
-  if (modal_table_load_shapes(path, &t->modes, shapes, &err) !=
-      MODAL_TABLE_SUCCESS) {
+  if (modal_keymap_load(path, &t->map, shapes, &err) != MODAL_TABLE_SUCCESS) {
     lv2_log_error(&in->host.logger, "%s: modal table refused: %s (%s)\n", name,
                   err.message,
                   restoring ? "playing the mode ports instead"
@@ -917,7 +916,7 @@ load_table(instrument* in, const char* path, bool restoring,
     return false;
   }
   if (shapes->nx > 0 &&
-      !(t->shapes = shape_set_new_sampled(t->modes.count, shapes->nx,
+      !(t->shapes = shape_set_new_sampled(t->map.zone[0].count, shapes->nx,
                                           shapes->ny, shapes->value))) {
     lv2_log_error(&in->host.logger, "%s: %s: out of memory\n", name, path);
     free(shapes);

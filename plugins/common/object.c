@@ -34,18 +34,29 @@ object_settings_read(object_settings* s, const float* values)
   }
 }
 
-int
-object_mode_count(const object_settings* s)
+const modal_table*
+object_zone(const object_settings* s, int note)
 {
-  const int have = s->table ? s->table->modes.count : OBJECT_TABLE_SIZE;
+  if (!s->table)
+    return NULL;
+  const modal_keymap* map = &s->table->map;
+  return &map->zone[modal_keymap_zone_of(
+      map, s->pitch_track ? (double)note : (double)s->root_note)];
+}
+
+int
+object_mode_count(const object_settings* s, int note)
+{
+  const modal_table* t = object_zone(s, note);
+  const int have = t ? t->count : OBJECT_TABLE_SIZE;
   return s->modes < have ? s->modes : have;
 }
 
 double
-object_root(const object_settings* s)
+object_root(const object_settings* s, int note)
 {
-  return s->table && s->table->modes.root >= 0.0 ? s->table->modes.root
-                                                 : (double)s->root_note;
+  const modal_table* t = object_zone(s, note);
+  return t && t->root >= 0.0 ? t->root : (double)s->root_note;
 }
 
 void
@@ -59,24 +70,30 @@ void
 object_tune_ring_out(const object_settings* s, modal_object* o, int note,
                      double bend, bool damped, int ring_out)
 {
-  const double semitones = (s->pitch_track ? note - object_root(s) : 0) + bend;
+  const double root = object_root(s, note);
+  const double semitones = (s->pitch_track ? note - root : 0) + bend;
   const double ratio = exp2(semitones / 12.0);
   const double damper_rate = damped ? 1.0 / s->damper_decay : 0.0;
-  const int count = object_mode_count(s);
+  const int count = object_mode_count(s, note);
   const int total = ring_out <= count            ? count
                     : ring_out > MODAL_MAX_MODES ? MODAL_MAX_MODES
                                                  : ring_out;
-  /* a table's modes take the same transposition, decay scaling and damper
-   * as the port modes: only where the numbers come from differs */
-  const modal_table* t = s->table ? &s->table->modes : NULL;
+  /* a table's modes take the same transposition and damper as the port
+   * modes, under their keymap's law (constant q for a plain table and the
+   * ports): only where the numbers come from differs */
+  const modal_table* t = object_zone(s, note);
+  const modal_keymap_law law =
+      s->table ? s->table->map.law : modal_keymap_constant_q();
+  const double root_hz = modal_keymap_note_hz(root);
   modal_set_count(o, total);
   modal_set_mass(o, s->mass);
   modal_set_width(o, s->width);
   for (int i = 0; i < count; ++i) {
-    const double freq = t ? t->freq[i] : s->freq[i];
-    const double decay = (t ? t->decay[i] : s->decay[i]) / ratio;
+    double freq = t ? t->freq[i] : s->freq[i];
+    double decay = t ? t->decay[i] : s->decay[i];
+    modal_keymap_transpose(&law, root_hz, ratio, &freq, &decay);
     const double gain = t ? t->gain[i] : s->gain_of_mode[i];
-    modal_set_mode(o, i, freq * ratio, 1.0 / (1.0 / decay + damper_rate), gain);
+    modal_set_mode(o, i, freq, 1.0 / (1.0 / decay + damper_rate), gain);
     /* the table's second pickup q: phi(q) / phi(p) = right_gain / gain (a
      * mode that p does not drive stays silent whatever q hears) */
     const bool table_q = t && t->has_right_gain;

@@ -4,6 +4,7 @@
 #define CONTACT_OBJECT_H
 
 #include "modal.h"
+#include "modal_keymap.h"
 #include "modal_table.h"
 #include "object_ports.h"
 #include "shape.h"
@@ -14,13 +15,14 @@
 /* The longest modal table path, NUL included (PATH_MAX on Linux). */
 enum { OBJECT_PATH_SIZE = 4096 };
 
-/* A modal table file as the worker loads it and the audio thread plays it:
- * the parsed modes (decay in s, as object_tune() wants them) and the path
- * it came from, for patch:Get answers and the saved state.  Allocated and
- * freed by the worker only; the audio thread swaps pointers. */
+/* A modal table or keymap file as the worker loads it and the audio
+ * thread plays it: the parsed zones (decay in s, as object_tune() wants
+ * them; a plain table is one zone) and the path it came from, for
+ * patch:Get answers and the saved state.  Allocated and freed by the
+ * worker only; the audio thread swaps pointers. */
 typedef struct object_table {
-  modal_table modes;
-  shape_set* shapes;    /* the modes' shapes the file carries, or NULL */
+  modal_keymap map;
+  shape_set* shapes;    /* a plain table's shapes, or NULL */
   uint32_t path_length; /* bytes, without the NUL */
   char path[OBJECT_PATH_SIZE];
   struct object_table* next; /* tables waiting to be freed, in a chain */
@@ -51,21 +53,28 @@ typedef struct object_settings {
 void object_settings_read(object_settings* s, const float* values);
 
 /* Tune a voice's object to `note` (pitch tracking) bent by `bend`
- * semitones, damped or not.  Transposition by r = 2^(semitones/12)
- * multiplies every frequency by r and divides every decay time by r:
- * each mode keeps its quality factor q = pi f t_e, as a same-material
+ * semitones, damped or not.  The note plays its zone of a keymap (the one
+ * table, or the 16 mode ports), transposed by r = 2^(semitones/12) from
+ * the zone's root under the keymap's law (modal_keymap.h); without one,
+ * the constant-q law: every frequency times r, every decay time over r,
+ * each mode keeping its quality factor q = pi f t_e, as a same-material
  * object scaled in size does ([ch5] 5.3: q is the material's signature).
- * The damper (a felt laid on the object) adds its own decay rate:
- * 1/t_e' = 1/t_e + 1/t_damper. */
+ * Pitch tracking off, every note plays the zone nearest the root_note
+ * port at its own pitch.  The damper (a felt laid on the object) adds its
+ * own decay rate: 1/t_e' = 1/t_e + 1/t_damper. */
 void object_tune(const object_settings* s, modal_object* o, int note,
                  double bend, bool damped);
 
-/* The modes a voice plays: the table's (when one is loaded) or the ports',
- * the first `modes` of them (the port), and the note the table sounds at
- * as written: a table's own `# root:` takes the place of the root_note
- * port (its frequencies were measured at that note), else the port. */
-int object_mode_count(const object_settings* s);
-double object_root(const object_settings* s);
+/* The zone `note` plays, or NULL for the mode ports. */
+const modal_table* object_zone(const object_settings* s, int note);
+
+/* The modes `note` plays: its zone's (when a table is loaded) or the
+ * ports', the first `modes` of them (the port), and the note its zone
+ * sounds at as written: a table's own `# root:` (or the keymap zone's)
+ * takes the place of the root_note port (its frequencies were measured
+ * at that note), else the port. */
+int object_mode_count(const object_settings* s, int note);
+double object_root(const object_settings* s, int note);
 
 /* Modes a voice keeps ringing out beyond the table after a swap to a
  * table with fewer modes: they keep their frequency, no longer feel the

@@ -5,12 +5,17 @@
  * table as it was and says why, and a table that parses is one that
  * modal_table_check() accepts and that writes and parses back to the same
  * table.  The same bytes also make a table in memory (table_from_bytes):
- * the writer's side of the round trip.  Built and run by tools/fuzz; with
+ * the writer's side of the round trip.  They are also read as a keymap
+ * (dsp/modal_keymap.h, check_keymap): a table is the keymap of one zone
+ * and the same table, a failure leaves the keymap as it was, and a keymap
+ * that parses is one that modal_keymap_check() accepts and that writes
+ * and parses back to the same keymap.  Built and run by tools/fuzz; with
  * FUZZ_MAIN defined it is a plain program that runs the files, and the files in
  * the folders, named on its command line (the seed corpus, as a meson test).
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "modal_keymap.h"
 #include "modal_table.h"
 
 #include <stdint.h>
@@ -127,6 +132,72 @@ table_from_bytes(const uint8_t* const data, const size_t size)
   check_round_trip(&t);
 }
 
+static void
+check_same_keymap(const modal_keymap* const a, const modal_keymap* const b)
+{
+  FUZZ_CHECK(a->zones == b->zones);
+  FUZZ_CHECK(a->is_keymap == b->is_keymap);
+  FUZZ_CHECK(a->law.decay_exponent == b->law.decay_exponent);
+  FUZZ_CHECK(a->law.decay_slope == b->law.decay_slope);
+  FUZZ_CHECK(a->law.ratio_drift == b->law.ratio_drift);
+  FUZZ_CHECK(!strcmp(a->name, b->name));
+  for (int k = 0; k < a->zones; ++k)
+    check_same(&a->zone[k], &b->zone[k]);
+}
+
+/* The input read as a keymap; `table_status` and `table` are what
+ * modal_table_parse() made of it.  Keymaps are 135 kB: static. */
+static void
+check_keymap(const uint8_t* const data, const size_t size,
+             const modal_table_status table_status,
+             const modal_table* const table)
+{
+  static modal_keymap empty, m, u;
+  memset(&empty, 0, sizeof(empty));
+  modal_keymap_init(&empty);
+  memcpy(&m, &empty, sizeof(m));
+  modal_table_error e;
+  const modal_table_status st =
+      modal_keymap_parse((const char*)data, size, "fuzz.modes", &m, NULL, &e);
+  FUZZ_CHECK(e.status == st);
+  FUZZ_CHECK(memchr(e.message, '\0', sizeof(e.message)));
+  /* a table is a keymap of one zone with the constant-q law */
+  if (!table_status) {
+    FUZZ_CHECK(st == MODAL_TABLE_SUCCESS);
+    FUZZ_CHECK(!m.is_keymap && m.zones == 1);
+    FUZZ_CHECK(m.law.decay_exponent == 1.0 && m.law.decay_slope == 0.0 &&
+               m.law.ratio_drift == 0.0);
+    FUZZ_CHECK(!strcmp(m.name, table->name));
+    check_same(table, &m.zone[0]);
+  }
+  if (st) {
+    FUZZ_CHECK(st <= MODAL_TABLE_ERR_BAD_HEADER);
+    FUZZ_CHECK(!memcmp(e.message, "fuzz.modes:", 11));
+    FUZZ_CHECK(!memcmp(&m, &empty, sizeof(m)));
+    return;
+  }
+  FUZZ_CHECK(!e.message[0]);
+  /* what is not a keymap is a table the table parser takes */
+  FUZZ_CHECK(m.is_keymap || table_status == MODAL_TABLE_SUCCESS);
+  FUZZ_CHECK(m.zones >= 1 && m.zones <= MODAL_KEYMAP_MAX_ZONES);
+  FUZZ_CHECK(modal_keymap_check(&m, NULL) == MODAL_TABLE_SUCCESS);
+
+  /* write m, parse it back: the same keymap */
+  static char text[MODAL_KEYMAP_TEXT_MAX];
+  size_t len = 0;
+  FUZZ_CHECK(modal_keymap_write(&m, text, sizeof(text), &len) ==
+             MODAL_TABLE_SUCCESS);
+  FUZZ_CHECK(len == strlen(text));
+  /* one byte short: refused, not cut */
+  static char small[MODAL_KEYMAP_TEXT_MAX];
+  FUZZ_CHECK(modal_keymap_write(&m, small, len, NULL) ==
+             MODAL_TABLE_ERR_NO_SPACE);
+  modal_keymap_init(&u);
+  FUZZ_CHECK(modal_keymap_parse(text, len, "written", &u, NULL, &e) ==
+             MODAL_TABLE_SUCCESS);
+  check_same_keymap(&m, &u);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 int
@@ -139,6 +210,7 @@ LLVMFuzzerTestOneInput(const uint8_t* const data, const size_t size)
   table_from_bytes(data, size);
   const modal_table_status st =
       modal_table_parse((const char*)data, size, "fuzz.modes", &t, &e);
+  check_keymap(data, size, st, &t);
   FUZZ_CHECK(e.status == st);
   FUZZ_CHECK(memchr(e.message, '\0', sizeof(e.message)));
   if (st) {

@@ -38,6 +38,7 @@
 #include "analysis.h"
 #include "check.h"
 #include "host.h"
+#include "modal_keymap.h"
 #include "modal_table.h"
 #include "patches.h"
 #include "render.h"
@@ -337,10 +338,12 @@ fundamental(const patch* p)
           path ? path : "");
   }
   if (path && path[0]) {
-    static modal_table table;
+    /* a keymap: the zone the note plays */
+    static modal_keymap map;
     modal_table_error error;
-    CHECK(modal_table_load(path, &table, &error) == MODAL_TABLE_SUCCESS,
+    CHECK(modal_keymap_load(path, &map, NULL, &error) == MODAL_TABLE_SUCCESS,
           "%s: its table %s does not load", p->id, path);
+    const modal_table table = map.zone[modal_keymap_zone_of(&map, p->root)];
     double lowest = INFINITY;
     for (int i = 0; i < table.count; ++i)
       lowest = fmin(lowest, table.freq[i]);
