@@ -5,6 +5,9 @@
  * usage: contact-analyze IN.wav [-n MODES] [-o OUT.modes] [--plot OUT.png]
  *                        [--compare] [--name NAME] [--range DB]
  *                        [--min-freq HZ] [--max-freq HZ] [--quiet]
+ *        contact-analyze --keymap OUT.modes [--roots-from-names] [-n MODES]
+ *                        [--name NAME] [--range DB] [--min-freq HZ]
+ *                        [--max-freq HZ] [--quiet] IN.wav...
  *
  * Reads IN (WAV, FLAC, ... through libsndfile), finds the strike and fits
  * the modes of its free decay (modal_analysis.h), and writes them as a
@@ -13,12 +16,16 @@
  * recording's spectrogram with the modes over it; --compare strikes the
  * table through the impact DSP and prints the log-spectral distance to the
  * recording over the decay (on standard output with -o, else on standard
- * error).  Exit status: 0 done, 1 the input or the
- * analysis failed (the message says why), 2 a usage error.
+ * error).  --keymap: every recording a zone of one keymap
+ * (dsp/modal_keymap.h) at the root note read from its audio (or from its
+ * file's name, "marimba C4.wav", C4 = 60), with the law across the zones
+ * fitted (keymap_fit.h); its provenance in comments.  Exit status: 0 done, 1
+ * the input or the analysis failed (the message says why), 2 a usage error.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "analysis_table.h"
+#include "keymap_fit.h"
 #include "modal_analysis.h"
 #include "modal_table.h"
 #include "recording.h"
@@ -26,6 +33,7 @@
 #include "spectrogram.h"
 
 #include <cairo.h>
+#include <ctype.h>
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdbool.h>
@@ -55,7 +63,11 @@ usage(FILE* out)
           "      --range DB     modes within DB of the strongest (default "
           "60)\n"
           "      --min-freq HZ, --max-freq HZ   the band searched\n"
-          "  -q, --quiet        no report on standard error\n",
+          "  -q, --quiet        no report on standard error\n"
+          "usage: contact-analyze --keymap OUT [options] IN.wav...\n"
+          "      --keymap FILE  the recordings as the zones of one keymap\n"
+          "      --roots-from-names  each zone's root from its file's name\n"
+          "                     (a note name, C4 = 60), not from its audio\n",
           ANALYSIS_MAX_MODES);
 }
 
@@ -129,11 +141,196 @@ compare(const modal_table* t, const analysis_result* r, const recording* rec,
   return 0;
 }
 
+/* The MIDI note a file's name ends with, the last of the form [A-G]
+ * [#bs]? ' '? -?[0-9] standing apart from letters before it (C4 = 60):
+ * "marimba C4.wav", "Xylophone F# 5", "bell_Eb-1"; false if none. */
+static bool
+note_of_name(const char* path, double* note)
+{
+  static const int pitch_class[7] = {9, 11, 0, 2, 4, 5, 7}; /* A..G */
+  char base[MODAL_TABLE_NAME_SIZE];
+  analysis_table_name_of(path, base, sizeof(base));
+  bool found = false;
+  for (const char* c = base; *c; ++c) {
+    if (*c < 'A' || *c > 'G' ||
+        (c > base && (isalnum((unsigned char)c[-1]) || c[-1] == '#')))
+      continue;
+    const char* d = c + 1;
+    int n = pitch_class[*c - 'A'];
+    if (*d == '#' || *d == 's')
+      ++n, ++d;
+    else if (*d == 'b')
+      --n, ++d;
+    if (*d == ' ')
+      ++d;
+    const bool minus = *d == '-';
+    if (minus)
+      ++d;
+    if (!isdigit((unsigned char)*d) || isdigit((unsigned char)d[1]))
+      continue;
+    const int octave = minus ? -(*d - '0') : *d - '0';
+    const int midi = 12 * (octave + 1) + n;
+    if (midi >= 0 && midi <= 127) {
+      *note = midi;
+      found = true;
+    }
+  }
+  return found;
+}
+
+/* one recording analysed as a keymap's zone */
+typedef struct {
+  const char* path;
+  modal_table table;
+  bool root_from_name;
+} zone_source;
+
+static int
+by_root(const void* a, const void* b)
+{
+  const double x = ((const zone_source*)a)->table.root,
+               y = ((const zone_source*)b)->table.root;
+  return (x > y) - (x < y);
+}
+
+/* --keymap: the recordings' tables as one keymap's zones, its law fitted */
+static int
+build_keymap(const char* const* files, int n_files, const char* out,
+             const char* name, const analysis_options* options,
+             bool roots_from_names, bool quiet)
+{
+  zone_source* zones = calloc((size_t)n_files, sizeof(zone_source));
+  analysis_result* result = malloc(sizeof(*result));
+  modal_keymap* map = malloc(sizeof(*map));
+  char* text = malloc(MODAL_KEYMAP_TEXT_MAX);
+  int status = 0;
+  if (!zones || !result || !map || !text) {
+    fprintf(stderr, "contact-analyze: out of memory\n");
+    status = 1;
+    goto done;
+  }
+  for (int k = 0; k < n_files && !status; ++k) {
+    recording rec;
+    char message[512];
+    zone_source* z = &zones[k];
+    z->path = files[k];
+    if (recording_read(z->path, &rec, message, sizeof(message)) !=
+        RECORDING_SUCCESS) {
+      fprintf(stderr, "contact-analyze: %s\n", message);
+      status = 1;
+      break;
+    }
+    const analysis_status as =
+        analysis_run((const float* const*)rec.channel, rec.n_channels,
+                     rec.frames, rec.rate, options, result);
+    recording_free(&rec);
+    if (as != ANALYSIS_SUCCESS) {
+      fprintf(stderr, "contact-analyze: %s: %s\n", z->path,
+              analysis_strerror(as));
+      status = 1;
+      break;
+    }
+    char zone_name[MODAL_TABLE_NAME_SIZE];
+    analysis_table_name_of(z->path, zone_name, sizeof(zone_name));
+    analysis_table_of(result, zone_name, &z->table);
+    double note;
+    if (roots_from_names && note_of_name(z->path, &note)) {
+      z->table.root = note;
+      z->root_from_name = true;
+    } else if (roots_from_names) {
+      fprintf(stderr, "contact-analyze: %s: no note in its name\n", z->path);
+      status = 2;
+    } else if (z->table.root == MODAL_TABLE_NO_ROOT) {
+      fprintf(stderr, "contact-analyze: %s: no root note in its audio\n",
+              z->path);
+      status = 1;
+    }
+    if (!quiet && !status)
+      fprintf(stderr, "%s: %d modes, root note %.2f%s\n", z->path,
+              z->table.count, z->table.root,
+              z->root_from_name ? " (from its name)" : "");
+  }
+  if (status)
+    goto done;
+  qsort(zones, (size_t)n_files, sizeof(zones[0]), by_root);
+  modal_keymap_init(map);
+  map->is_keymap = true;
+  map->zones = n_files;
+  snprintf(map->name, sizeof(map->name), "%s", name ? name : "");
+  for (int k = 0; k < n_files; ++k) {
+    if (k > 0 && !(zones[k].table.root > zones[k - 1].table.root)) {
+      fprintf(stderr, "contact-analyze: %s and %s are both at note %.2f\n",
+              zones[k - 1].path, zones[k].path, zones[k].table.root);
+      status = 1;
+      goto done;
+    }
+    map->zone[k] = zones[k].table;
+  }
+  keymap_fit_report fit;
+  keymap_fit_law(map, &map->law, &fit);
+  if (!quiet)
+    fprintf(stderr,
+            "law over %d zones: decay exponent %.3f %+.3f log2 ratio (1: "
+            "constant q; rms %.3f), ratio drift %+.4f an octave (rms %.4f), "
+            "from %d partials in %d tracks\n",
+            map->zones, map->law.decay_exponent, map->law.decay_slope,
+            fit.decay_rms, map->law.ratio_drift, fit.drift_rms, fit.points,
+            fit.tracks);
+  modal_table_error error;
+  modal_table_status ts = modal_keymap_check(map, &error);
+  if (ts == MODAL_TABLE_SUCCESS)
+    ts = modal_keymap_write(map, text, MODAL_KEYMAP_TEXT_MAX, NULL);
+  if (ts != MODAL_TABLE_SUCCESS) {
+    fprintf(stderr, "contact-analyze: the zones do not make a keymap: %s\n",
+            ts == MODAL_TABLE_ERR_NO_SPACE ? modal_table_strerror(ts)
+                                           : error.message);
+    status = 1;
+    goto done;
+  }
+  FILE* f = fopen(out, "w");
+  bool written = f != NULL;
+  if (f) {
+    /* provenance: what each zone was measured from, and how */
+    fprintf(f,
+            "# measured by contact-analyze --keymap (-n %d --range %g "
+            "--min-freq %g --max-freq %g) from %d recordings:\n",
+            options->max_modes, options->dynamic_range_db, options->min_freq,
+            options->max_freq, n_files);
+    for (int k = 0; k < n_files; ++k) {
+      char base[MODAL_TABLE_NAME_SIZE];
+      analysis_table_name_of(zones[k].path, base, sizeof(base));
+      fprintf(f, "#   zone %d: %s, root %.2f (from its %s), %d modes\n", k + 1,
+              base, zones[k].table.root,
+              zones[k].root_from_name ? "name" : "audio", zones[k].table.count);
+    }
+    fprintf(f,
+            "# law fitted from %d partials in %d tracks across the zones "
+            "(rms residuals: log2 t_e %.3f, log2 ratio %.4f)\n",
+            fit.points, fit.tracks, fit.decay_rms, fit.drift_rms);
+    written = fputs(text, f) != EOF;
+    written = fclose(f) == 0 && written;
+  }
+  if (!written) {
+    fprintf(stderr, "contact-analyze: cannot write %s\n", out);
+    status = 1;
+  }
+done:
+  free(zones);
+  free(result);
+  free(map);
+  free(text);
+  return status;
+}
+
 int
 main(int argc, char** argv)
 {
-  const char *in = NULL, *out = NULL, *plot = NULL, *name_arg = NULL;
-  bool quiet = false, want_compare = false;
+  const char *in = NULL, *out = NULL, *plot = NULL, *name_arg = NULL,
+             *keymap = NULL;
+  bool quiet = false, want_compare = false, roots_from_names = false;
+  /* the recordings named, in argv's order (one, or a keymap's zones) */
+  const char* files[MODAL_KEYMAP_MAX_ZONES];
+  int n_files = 0;
   analysis_options options = analysis_default_options();
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
@@ -168,6 +365,10 @@ main(int argc, char** argv)
         fprintf(stderr, "contact-analyze: --max-freq wants 1 Hz to 100 kHz\n");
         return 2;
       }
+    } else if (!strcmp(a, "--keymap") && has_value) {
+      keymap = argv[++i];
+    } else if (!strcmp(a, "--roots-from-names")) {
+      roots_from_names = true;
     } else if (!strcmp(a, "--compare")) {
       want_compare = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -180,12 +381,29 @@ main(int argc, char** argv)
               a);
       usage(stderr);
       return 2;
-    } else if (!in) {
-      in = a;
+    } else if (n_files < MODAL_KEYMAP_MAX_ZONES) {
+      files[n_files++] = a;
     } else {
-      fprintf(stderr, "contact-analyze: one recording at a time ('%s')\n", a);
+      fprintf(stderr, "contact-analyze: more than %d recordings\n",
+              MODAL_KEYMAP_MAX_ZONES);
       return 2;
     }
+  }
+  if (keymap) {
+    if (!n_files || out || plot || want_compare) {
+      fprintf(stderr, "contact-analyze: --keymap OUT takes recordings, and "
+                      "no -o, --plot or --compare\n");
+      return 2;
+    }
+    return build_keymap(files, n_files, keymap, name_arg, &options,
+                        roots_from_names, quiet);
+  }
+  in = n_files ? files[0] : NULL;
+  if (n_files > 1 || roots_from_names) {
+    fprintf(stderr, "contact-analyze: %s\n",
+            roots_from_names ? "--roots-from-names goes with --keymap"
+                             : "one recording at a time (or --keymap)");
+    return 2;
   }
   if (!in) {
     usage(stderr);

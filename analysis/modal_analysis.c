@@ -675,6 +675,21 @@ cmp_energy_desc(const void* a, const void* b)
   return (ex < ey) - (ex > ey);
 }
 
+/* poles this close above the lowest strong one are its partial (a
+ * quarter tone: a bar's doublets lie within it, its next partial far
+ * above) */
+static const double root_cluster_octaves = 1.0 / 24.0;
+
+/* a mode's energy over its ring, either channel's, in units of the
+ * strongest onset amplitude: A^2 t_e (the integral of (A e^(-t/t_e))^2
+ * is A^2 t_e / 2) */
+static double
+mode_energy(const analysis_mode* m)
+{
+  const double a = fmax(fabs(m->gain), fabs(m->right_gain));
+  return a * a * m->decay;
+}
+
 analysis_status
 analysis_run(const float* const* channels, int n_channels, size_t frames,
              double rate, const analysis_options* options,
@@ -962,7 +977,7 @@ analysis_run(const float* const* channels, int n_channels, size_t frames,
   }
   result->n_modes = nm;
   /* by frequency; the root note from the lowest mode within 20 dB of the
-   * strongest */
+   * strongest by energy */
   for (int i = 1; i < nm; ++i)
     for (int j = i; j > 0 && result->modes[j].freq < result->modes[j - 1].freq;
          --j) {
@@ -970,9 +985,28 @@ analysis_run(const float* const* channels, int n_channels, size_t frames,
       result->modes[j] = result->modes[j - 1];
       result->modes[j - 1] = t;
     }
+  /* strength is what a mode rings, its energy A^2 t_e / 2, not its onset
+   * amplitude: a mallet's click of a few ms starts as loud as the
+   * fundamental that rings for a second, and is not the note heard */
+  double loudest = 0.0;
   for (int i = 0; i < nm; ++i)
-    if (fmax(result->modes[i].gain, result->modes[i].right_gain) >= 0.1) {
-      result->root_note = 69.0 + 12.0 * log2(result->modes[i].freq / 440.0);
+    loudest = fmax(loudest, mode_energy(&result->modes[i]));
+  /* a partial the fit split into close poles (a beating doublet, a
+   * cluster) is heard at their energy-weighted mean: the root is that of
+   * the poles within a quarter tone of the lowest strong one */
+  for (int i = 0; i < nm; ++i)
+    if (mode_energy(&result->modes[i]) >= 0.01 * loudest) {
+      double sum = 0.0, weighted = 0.0;
+      for (int j = i; j < nm; ++j) {
+        const double octaves =
+            log2(result->modes[j].freq / result->modes[i].freq);
+        if (octaves > root_cluster_octaves)
+          break;
+        sum += mode_energy(&result->modes[j]);
+        weighted += mode_energy(&result->modes[j]) *
+                    log2(result->modes[j].freq / 440.0);
+      }
+      result->root_note = 69.0 + 12.0 * weighted / sum;
       break;
     }
   st = ANALYSIS_SUCCESS;

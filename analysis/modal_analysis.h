@@ -67,7 +67,8 @@ typedef struct {
   int n_modes; /* sorted by frequency */
   analysis_mode modes[ANALYSIS_MAX_MODES];
   double root_note;      /* MIDI note of the lowest mode within 20 dB of
-                            the strongest, fractional */
+                            the strongest by energy (gain^2 t_e),
+                            fractional */
   double onset;          /* s: the strike's start in the recording */
   double decay_start;    /* s: where the free decay analysed begins */
   double noise_floor_db; /* dBFS: the noise's variance per sample (white
