@@ -268,14 +268,23 @@ build_keymap(const char* const* files, int n_files, const char* out,
   }
   keymap_fit_report fit;
   keymap_fit_law(map, &map->law, &fit);
+  char law[256];
+  if (fit.fitted)
+    snprintf(law, sizeof(law),
+             "law fitted from %d partials in %d tracks across the zones "
+             "(rms residuals: log2 t_e %.3f, log2 ratio %.4f)",
+             fit.points, fit.tracks, fit.decay_rms, fit.drift_rms);
+  else
+    snprintf(law, sizeof(law),
+             "constant-q law: no partial followed across %d zones (%d "
+             "partials in %d tracks)",
+             KEYMAP_FIT_MIN_ZONES_FOLLOWED, fit.points, fit.tracks);
   if (!quiet)
     fprintf(stderr,
-            "law over %d zones: decay exponent %.3f %+.3f log2 ratio (1: "
-            "constant q; rms %.3f), ratio drift %+.4f an octave (rms %.4f), "
-            "from %d partials in %d tracks\n",
-            map->zones, map->law.decay_exponent, map->law.decay_slope,
-            fit.decay_rms, map->law.ratio_drift, fit.drift_rms, fit.points,
-            fit.tracks);
+            "%s: decay exponent %.3f %+.3f log2 ratio (1: constant q), "
+            "ratio drift %+.4f an octave\n",
+            law, map->law.decay_exponent, map->law.decay_slope,
+            map->law.ratio_drift);
   modal_table_error error;
   modal_table_status ts = modal_keymap_check(map, &error);
   if (ts == MODAL_TABLE_SUCCESS)
@@ -303,10 +312,7 @@ build_keymap(const char* const* files, int n_files, const char* out,
               base, zones[k].table.root,
               zones[k].root_from_name ? "name" : "audio", zones[k].table.count);
     }
-    fprintf(f,
-            "# law fitted from %d partials in %d tracks across the zones "
-            "(rms residuals: log2 t_e %.3f, log2 ratio %.4f)\n",
-            fit.points, fit.tracks, fit.decay_rms, fit.drift_rms);
+    fprintf(f, "# %s\n", law);
     written = fputs(text, f) != EOF;
     written = fclose(f) == 0 && written;
   }

@@ -134,8 +134,8 @@ keymap_fit_law(const modal_keymap* map, modal_keymap_law* law,
 {
   *law = modal_keymap_constant_q();
   if (report)
-    *report = (keymap_fit_report){0, 0, 0.0, 0.0};
-  int tracks = 0, n = 0;
+    *report = (keymap_fit_report){0, 0, 0.0, 0.0, false};
+  int tracks = 0, n = 0, longest = 0; /* zones of the longest track */
   /* tracks: a partial followed from zone to zone, by matches */
   static const int none = -1;
   int* track = malloc(sizeof(int) * MAX_POINTS); /* [zone][mode] */
@@ -179,6 +179,8 @@ keymap_fit_law(const modal_keymap* map, modal_keymap_law* law,
           sd += w * log2(z->decay[i]);
         }
     }
+    if (n - first > longest)
+      longest = n - first;
     for (int i = first; i < n; ++i) {
       p[i].u -= so / sw;
       p[i].decay -= sd / sw;
@@ -186,7 +188,7 @@ keymap_fit_law(const modal_keymap* map, modal_keymap_law* law,
       p[i].x = sx / sw;
     }
   }
-  if (tracks < KEYMAP_FIT_MIN_TRACKS)
+  if (longest < KEYMAP_FIT_MIN_ZONES_FOLLOWED)
     goto done;
   /* P1 only where the tracks spread over enough octaves of rho */
   double sw = 0, sx = 0, sxx = 0;
@@ -204,10 +206,10 @@ keymap_fit_law(const modal_keymap* map, modal_keymap_law* law,
   law->decay_slope = fmax(-bound, fmin(bound, p1));
   law->ratio_drift = fmax(-dbound, fmin(dbound, d));
   if (report)
-    *report = (keymap_fit_report){tracks, n, decay_rms, drift_rms};
+    *report = (keymap_fit_report){tracks, n, decay_rms, drift_rms, true};
 done:
-  if (report && tracks < KEYMAP_FIT_MIN_TRACKS)
-    *report = (keymap_fit_report){tracks, n, 0.0, 0.0};
+  if (report && longest < KEYMAP_FIT_MIN_ZONES_FOLLOWED)
+    *report = (keymap_fit_report){tracks, n, 0.0, 0.0, false};
   free(track);
   free(p);
   free(scratch);

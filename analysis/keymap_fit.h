@@ -15,6 +15,8 @@
 
 #include "modal_keymap.h"
 
+#include <stdbool.h>
+
 /* Partials taking part: within this of their zone's strongest by energy
  * (gain^2 t_e: what rings, not a mallet's click), as the analysis's root
  * note counts them. */
@@ -34,15 +36,18 @@
  * reweightings. */
 #define KEYMAP_FIT_HUBER      1.5
 #define KEYMAP_FIT_ITERATIONS 10
-/* The law from fewer tracks is not fitted (constant q): one or two
- * partials followed say how those partials went, not the instrument. */
-#define KEYMAP_FIT_MIN_TRACKS 3
+/* The law is fitted only when some partial is followed across this many
+ * zones (else constant q): a slope between two recordings is whatever
+ * those two gave (the SoundFont celesta's two-zone tracks made its decay
+ * exponent 4, the bound). */
+#define KEYMAP_FIT_MIN_ZONES_FOLLOWED 3
 
 typedef struct {
   int tracks;       /* partials followed across two zones or more */
   int points;       /* their zones' partials in all */
   double decay_rms; /* the decay fit's rms residual, log2 t_e */
   double drift_rms; /* the drift fit's rms residual, log2 rho */
+  bool fitted;      /* false: too little followed, the constant-q law */
 } keymap_fit_report;
 
 /* The law of map's zones (2 or more, roots rising) into *law; with fewer

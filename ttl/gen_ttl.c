@@ -433,9 +433,14 @@ static const struct {
   const char* id;
   const char* label;
 } banks[] = {
-    {"materials", "Materials"},         {"objects", "Objects and shapes"},
-    {"mallets", "Hammers and mallets"}, {"friction", "Friction scenes"},
+    /* the banks of models (textbook shapes and materials, one q), apart
+     * from the instruments measured from recordings */
+    {"materials", "Materials (models)"},
+    {"objects", "Objects and shapes (models)"},
+    {"mallets", "Hammers and mallets (models)"},
+    {"friction", "Friction scenes"},
     {"rolling", "Rolling scenes"},
+    {"measured", "Measured instruments (from recordings)"},
 };
 enum { N_BANKS = sizeof(banks) / sizeof(banks[0]) };
 
@@ -451,7 +456,8 @@ bank_index(const char* id)
 typedef struct preset {
   char id[64];
   char label[160];
-  char comment[256];
+  char comment[512]; /* a measured instrument's says what it was measured
+                       from */
   char material[32];
   char table[64]; /* a shipped modal table (contact.lv2/tables/), or "" */
   int bank;       /* index into banks, -1 until named */
@@ -595,6 +601,11 @@ read_presets(const char* path, preset_file* pf)
         ok = false;
       }
     } else if (!strcmp(key, "comment")) {
+      if (strlen(rest) >= sizeof(pr->comment)) {
+        fprintf(stderr, "%s:%d: a comment longer than %zu bytes\n", path, n,
+                sizeof(pr->comment) - 1);
+        ok = false;
+      }
       snprintf(pr->comment, sizeof(pr->comment), "%s", rest);
     } else if (!strcmp(key, "model")) {
       /* the shape model the tests check the ratios against (the shape
@@ -652,7 +663,7 @@ write_presets(FILE* f, const preset_file* pf)
     fprintf(f, "\n\ta pset:Preset ;\n\tlv2:appliesTo <%s> ;\n\trdfs:label ",
             p->uri);
     string(f, pr->label);
-    char comment[400];
+    char comment[640];
     if (pr->material[0])
       snprintf(comment, sizeof(comment), "%s Material: %s, q = pi f t_e = %g.",
                pr->comment, pr->material, pr->q);

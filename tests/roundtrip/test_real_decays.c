@@ -28,11 +28,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "band_envelope.h"
 #include "check.h"
 #include "modal_analysis.h"
 #include "real_samples.h"
 
-#include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -53,36 +53,6 @@ static const double held_gain = 0.1;
 enum { STEP_MS = 2, MAX_POINTS = 4096 };
 
 static const char* const samples[] = {"Glocken C8", "Cow Bell(L)"};
-
-/* the recording's band envelope at frequency f, sample c (Gaussian of
- * sigma_t seconds, +-4 sigma) */
-static double
-band_level(const float* x, size_t frames, double rate, double f, long c,
-           double sigma_t)
-{
-  const long half = (long)(4.0 * sigma_t * rate);
-  double complex s = 0.0;
-  double wsum = 0.0;
-  for (long i = c - half; i <= c + half; ++i) {
-    if (i < 0 || i >= (long)frames)
-      continue;
-    const double t = (double)(i - c) / rate;
-    const double w = exp(-0.5 * t * t / (sigma_t * sigma_t));
-    s += w * x[i] * cexp(-2.0 * PI * I * f * (double)i / rate);
-    wsum += w;
-  }
-  return 2.0 * cabs(s) / wsum;
-}
-
-/* the least-squares slope of y over t[0..n) */
-static double
-slope_of(const double* t, const double* y, int n)
-{
-  double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
-  for (int i = 0; i < n; ++i)
-    sx += t[i], sy += y[i], sxx += t[i] * t[i], sxy += t[i] * y[i];
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
 
 static void
 check_sample(const sf2_file* sf, int k)
