@@ -15,10 +15,9 @@ modal_keymap_constant_q(void)
 void
 modal_keymap_init(modal_keymap* const map)
 {
-  map->zones = 0;
-  map->is_keymap = false;
+  /* every byte, padding too: a keymap is copied and compared whole */
+  memset(map, 0, sizeof(*map));
   map->law = modal_keymap_constant_q();
-  map->name[0] = '\0';
   for (int k = 0; k < MODAL_KEYMAP_MAX_ZONES; ++k)
     modal_table_init(&map->zone[k]);
 }
