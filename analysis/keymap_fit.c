@@ -84,7 +84,7 @@ match_of(const modal_table* a, int i, const modal_table* b)
 /* y = b1 u1 + b2 u2 over the points (u2 = x u; b2 held at 0 unless
  * with_b2), the regressors' sign and the field given by `which` (0: the
  * decay, whose law is -(P0 + P1 x) u; 1: the ratio, D x u), by weighted
- * least squares reweighted (Huber, KEYMAP_FIT_HUBER robust deviations):
+ * least squares reweighted ([huber], KEYMAP_FIT_HUBER robust deviations):
  * a partial followed by mistake, or a mallet's click taken for one, must
  * not set the law of every other.  The weighted rms residual. */
 static double

@@ -32,7 +32,7 @@
 #define KEYMAP_FIT_MIN_SPREAD_OCTAVES 0.5
 
 /* The fits' robustness: residuals beyond this many robust deviations
- * (1.4826 median absolute residuals) weigh less (Huber), over this many
+ * (1.4826 median absolute residuals) weigh less ([huber]), over this many
  * reweightings. */
 #define KEYMAP_FIT_HUBER      1.5
 #define KEYMAP_FIT_ITERATIONS 10
