@@ -645,6 +645,349 @@ merge_unresolved(candidate* c, int n, int n_ch, double rate, double shift)
   return out;
 }
 
+/* the least-squares slope of y over t[0..n) */
+static double
+slope_of_points(const double* t, const double* y, int n)
+{
+  double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
+  for (int i = 0; i < n; ++i)
+    sx += t[i], sy += y[i], sxx += t[i] * t[i], sxy += t[i] * y[i];
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/* The strike as the table plays it: every mode from rest at the onset,
+ * its velocity the force's impulse times its gain (modal_table.h) - the
+ * modes start together, in sine phase; a recording's need not.  Two
+ * modes of one partial (closer than a quarter beat over the shorter's
+ * 1/e) that the recording has opposed at the onset (a resonator building
+ * up: the marimba's tube, its sum rising for 60 ms) would add where they
+ * cancelled; of such a pair the faster one, the lesser by energy (A^2
+ * t_e), is the build-up and is dropped: the partial keeps its ring, a
+ * table cannot hold the rise.  The candidates sorted by frequency; their
+ * count after. */
+static int
+drop_opposed(candidate* c, int n, double onset_from_start)
+{
+  char* drop = calloc((size_t)n + 1, 1);
+  if (!drop)
+    return -1;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n && !drop[i]; ++j) {
+      if (drop[j])
+        continue;
+      const double fast = fmin(c[i].decay, c[j].decay);
+      if ((c[j].freq - c[i].freq) * fast >= 0.25)
+        continue;
+      const double complex bi = c[i].b[0] * cpow(c[i].zf, onset_from_start);
+      const double complex bj = c[j].b[0] * cpow(c[j].zf, onset_from_start);
+      if (creal(bi * conj(bj)) >= 0.0)
+        continue;
+      const int f = c[i].decay < c[j].decay ? i : j, s = i + j - f;
+      const double af = fmax(c[f].amp[0], c[f].amp[1]);
+      const double as = fmax(c[s].amp[0], c[s].amp[1]);
+      if (af * af * c[f].decay < as * as * c[s].decay)
+        drop[f] = 1;
+    }
+  int out = 0;
+  for (int i = 0; i < n; ++i)
+    if (!drop[i])
+      c[out++] = c[i];
+  free(drop);
+  return out;
+}
+
+/* The early stage.  The bands' fits see the decay from the end of the
+ * attack on, past their guards: a partial whose decay flattens (a
+ * xylophone's upper bars fall 20 dB in 0.1 s, then ring 0.13 s 1/e) is
+ * given its slow tail, and its level at the onset is that tail's back
+ * along its own decay, 15 dB under what was heard.  The fast stage is a
+ * second mode at the partial (the bar's and its tube's coupled pair: one
+ * radiates fast, the other rings), seen in the level at the partial's
+ * frequency (heterodyned, low-passed by a Hann window of
+ * EARLY_WINDOW_MIN..MAX s: 3 / the gap to the nearest strong partial, 2 /
+ * the frequency at least, the negative half kept out) where the recording
+ * stands over the table as it plays (drop_opposed: its modes in phase
+ * from the onset).  Where, at the peak of their difference within the
+ * attack and a window after, the recording's level is at least
+ * EARLY_EXCESS times the table's, and so is the residue's (the recording
+ * less the modes found, with their own phases: else the excess is their
+ * beats, which the table plays otherwise), and the difference falls as
+ * one exponential (early_fit) at least twice as fast as the partial, from
+ * a peak within EARLY_MAX_BACK of its t_e after the onset, it is kept as
+ * a mode at the partial's frequency: its decay that slope, its amplitude
+ * the difference's back at the onset (each channel's).  The partials
+ * strongest first, each one's fast mode added to the table (and taken out
+ * of the residue) before the next is looked at.  An ideal strike (no
+ * attack, the modes fitted from the onset) leaves nothing to add.
+ *
+ * Only the fast stage: a weak slow tail under a fast partial (a
+ * cowbell's, 30-40 dB down) added the same way plays in phase with the
+ * partial from the onset and overshoots its early level (the re-synthesis
+ * of the SoundFont's marimba C5 went from 1.5 to 4.0 dB): it would need
+ * the partial's amplitude refitted with it. */
+/* s from the onset looked at; the window's length, s */
+#define EARLY_SPAN       0.5
+#define EARLY_WINDOW_MIN 0.004
+#define EARLY_WINDOW_MAX 0.025
+/* partials within 30 dB of the strongest by energy are looked at */
+#define EARLY_RANGE 1e-3
+/* 6 dB: less is the table's misfit */
+#define EARLY_EXCESS 2.0
+/* the fit ends 20 dB under its peak, or at a dip (beats) longer than
+ * EARLY_MAX_GAP windows; it spans EARLY_MIN_POINTS hops and a window at
+ * least; its log-envelope's rms is under 2.2 dB (one exponential, not
+ * beats) */
+#define EARLY_FALL       0.1
+#define EARLY_MAX_GAP    4.0
+#define EARLY_MIN_POINTS 6
+#define EARLY_RMS_NEPER  0.25
+/* its t_e at most half the partial's */
+#define EARLY_FASTER 0.5
+/* its peak within a t_e of the onset: one later is the recording's rise
+ * (a slow contact), and its level back at the onset would be a guess */
+#define EARLY_MAX_BACK 1.0
+#define EARLY_MAX_HOPS 2048
+
+/* a signal's level at frequency f around sample c (of the signal's own
+ * indexing, time 0 at its sample 0): heterodyned by f and low-passed by a
+ * Hann window w of m samples, as the amplitude A of A cos(...) */
+static double complex
+early_level(const double* x, size_t n, double rate, double f, size_t c,
+            const double* w, size_t m, double wsum)
+{
+  double complex s = 0.0;
+  const double complex step = cexp(-2.0 * PI * I * f / rate);
+  const size_t i0 = c - m / 2;
+  double complex e = cexp(-2.0 * PI * I * f * (double)i0 / rate);
+  for (size_t k = 0; k < m && i0 + k < n; ++k, e *= step)
+    s += w[k] * x[i0 + k] * e;
+  return 2.0 * s / wsum;
+}
+
+/* y += 2 Re(b z^i), i from sample 0: a mode with its phase (b = -i A / 2:
+ * A sin(2 pi f t) e^{-t / t_e}, the mode as a table strikes it) */
+static void
+early_add_mode(double* y, size_t n, double complex b, double complex z)
+{
+  double complex v = b;
+  for (size_t i = 0; i < n; ++i) {
+    if ((i & 1023) == 0)
+      v = b * cpow(z, (double)i);
+    y[i] += 2.0 * creal(v);
+    v *= z;
+  }
+}
+
+/* as struck: b of amplitude a, in sine phase */
+static double complex
+early_struck(double a)
+{
+  return -0.5 * I * a;
+}
+
+/* a candidate's signed amplitude on channel ch, as the table gives it */
+static double
+early_amp(const candidate* c, int ch)
+{
+  return ch == 0 ? c->amp[0]
+                 : copysign(c->amp[1], creal(c->b[1] * conj(c->b[0])));
+}
+
+/* the fast stage: fitted to the level's excess over the table from hop
+ * `from` on, down EARLY_FALL or to the noise, as one exponential */
+typedef struct {
+  double decay; /* s */
+  double a[2];  /* at the onset, each channel's (the second's of the same
+                   decay, least squares) */
+  double seen;  /* s fitted */
+} early_mode;
+
+static bool
+early_fit(const double* t, double (*diff)[EARLY_MAX_HOPS], int from, int np,
+          int n_ch, double noise, double win_s, double* ly, double* tl,
+          early_mode* out)
+{
+  const double peak = diff[0][from];
+  if (!(peak * peak > 10.0 * noise))
+    return false;
+  /* the hops standing over EARLY_FALL and the noise, through dips (beats)
+   * of up to EARLY_MAX_GAP windows */
+  int cnt = 0, last = from;
+  for (int p = from; p < np && t[p] - t[last] <= EARLY_MAX_GAP * win_s; ++p)
+    if (diff[0][p] >= EARLY_FALL * peak &&
+        diff[0][p] * diff[0][p] > 10.0 * noise) {
+      tl[cnt] = t[p];
+      ly[cnt++] = log(diff[0][p]);
+      last = p;
+    }
+  if (cnt < EARLY_MIN_POINTS || t[last] - t[from] < win_s)
+    return false;
+  const double slope = slope_of_points(tl, ly, cnt);
+  double mean_t = 0.0, mean_y = 0.0, rms = 0.0;
+  for (int p = 0; p < cnt; ++p)
+    mean_t += tl[p] / cnt, mean_y += ly[p] / cnt;
+  for (int p = 0; p < cnt; ++p) {
+    const double e = ly[p] - (mean_y + slope * (tl[p] - mean_t));
+    rms += e * e / cnt;
+  }
+  if (!(slope < 0.0) || sqrt(rms) > EARLY_RMS_NEPER)
+    return false;
+  out->decay = -1.0 / slope;
+  out->a[0] = exp(mean_y - slope * mean_t);
+  out->a[1] = 0.0;
+  if (n_ch > 1) {
+    double num = 0.0, den = 0.0;
+    for (int p = from; p <= last; ++p) {
+      const double e = exp(slope * t[p]);
+      num += diff[1][p] * e, den += e * e;
+    }
+    out->a[1] = fmax(num / den, 0.0);
+  }
+  out->seen = t[last] - t[from];
+  return true;
+}
+
+static int
+early_stage(const float* const* channels, int n_ch, size_t frames, double rate,
+            size_t onset, size_t start, const noise_floor* nf, candidates* cs)
+{
+  const int n_found = cs->n;
+  const size_t n = (size_t)fmin((double)(frames - onset), EARLY_SPAN * rate);
+  const double start_back = (double)onset - (double)start;
+  const size_t m_max = (size_t)(EARLY_WINDOW_MAX * rate) + 1;
+  double* rec[2] = {NULL, NULL};
+  double* table[2] = {NULL, NULL};
+  double* res[2] = {NULL, NULL};
+  double* w = malloc(sizeof(double) * m_max);
+  int* order = malloc(sizeof(int) * (size_t)(n_found + 1));
+  int err = -1;
+  if (!w || !order)
+    goto done;
+  for (int ch = 0; ch < n_ch; ++ch) {
+    rec[ch] = malloc(sizeof(double) * n);
+    table[ch] = calloc(n, sizeof(double));
+    res[ch] = malloc(sizeof(double) * n);
+    if (!rec[ch] || !table[ch] || !res[ch])
+      goto done;
+    for (size_t i = 0; i < n; ++i)
+      res[ch][i] = rec[ch][i] = channels[ch][onset + i];
+    for (int k = 0; k < n_found; ++k) {
+      const candidate* d = &cs->c[k];
+      early_add_mode(table[ch], n, early_struck(early_amp(d, ch)), d->zf);
+      early_add_mode(res[ch], n, -d->b[ch] * cpow(d->zf, start_back), d->zf);
+    }
+  }
+  /* the partials strongest first (energy A^2 t_e) */
+  double top = 0.0;
+  for (int k = 0; k < n_found; ++k) {
+    const double a = fmax(cs->c[k].amp[0], cs->c[k].amp[1]);
+    top = fmax(top, a * a * cs->c[k].decay);
+    order[k] = k;
+  }
+  for (int i = 1; i < n_found; ++i)
+    for (int j = i; j > 0; --j) {
+      const candidate* p = &cs->c[order[j - 1]];
+      const candidate* q = &cs->c[order[j]];
+      const double ap = fmax(p->amp[0], p->amp[1]);
+      const double aq = fmax(q->amp[0], q->amp[1]);
+      if (aq * aq * q->decay <= ap * ap * p->decay)
+        break;
+      const int t = order[j];
+      order[j] = order[j - 1], order[j - 1] = t;
+    }
+  double t[EARLY_MAX_HOPS], level[EARLY_MAX_HOPS], ly[EARLY_MAX_HOPS];
+  double tl[EARLY_MAX_HOPS];
+  double diff[2][EARLY_MAX_HOPS], lres[2][EARLY_MAX_HOPS];
+  double phase[EARLY_MAX_HOPS];
+  const double attack_s = (double)(start - onset) / rate;
+  for (int oi = 0; oi < n_found; ++oi) {
+    const candidate c = cs->c[order[oi]];
+    const double ac = fmax(c.amp[0], c.amp[1]);
+    if (ac * ac * c.decay < EARLY_RANGE * top)
+      break;
+    /* the nearest strong partial: a tenth of the energy, 20 Hz away or
+     * more (closer ones are this partial's cluster) */
+    double gap = INFINITY;
+    for (int k = 0; k < n_found; ++k) {
+      const candidate* d = &cs->c[k];
+      const double ad = fmax(d->amp[0], d->amp[1]);
+      const double df = fabs(d->freq - c.freq);
+      if (df >= 20.0 && ad * ad * d->decay >= 0.1 * ac * ac * c.decay)
+        gap = fmin(gap, df);
+    }
+    const double win_s =
+        fmin(EARLY_WINDOW_MAX,
+             fmax(EARLY_WINDOW_MIN, fmax(3.0 / gap, 2.0 / c.freq)));
+    const size_t m = (size_t)(win_s * rate);
+    const size_t hop = m / 4 > 0 ? m / 4 : 1;
+    double wsum = 0.0, w2 = 0.0;
+    for (size_t k = 0; k < m; ++k) {
+      w[k] = 0.5 - 0.5 * cos(2.0 * PI * (double)k / (double)m);
+      wsum += w[k], w2 += w[k] * w[k];
+    }
+    /* the noise's variance in a level (of A, twice the heterodyne's) */
+    const double noise = 4.0 * noise_at(nf, c.freq) * w2 / (wsum * wsum);
+    int np = 0, ip = 0;
+    for (size_t cc = m / 2; cc + m / 2 < n && np < EARLY_MAX_HOPS; cc += hop) {
+      level[np] = cabs(early_level(table[0], n, rate, c.freq, cc, w, m, wsum));
+      for (int ch = 0; ch < n_ch; ++ch) {
+        diff[ch][np] =
+            cabs(early_level(rec[ch], n, rate, c.freq, cc, w, m, wsum)) -
+            (ch ? cabs(early_level(table[ch], n, rate, c.freq, cc, w, m, wsum))
+                : level[np]);
+        const double complex r =
+            early_level(res[ch], n, rate, c.freq, cc, w, m, wsum);
+        lres[ch][np] = cabs(r);
+        if (ch == 0)
+          phase[np] = carg(r);
+      }
+      t[np] = (double)cc / rate;
+      if (t[np] <= attack_s + win_s && diff[0][np] > diff[0][ip])
+        ip = np;
+      ++np;
+    }
+    /* from the excess's peak within the attack and a window; both
+     * measures over the table: the modes found, with their own phases,
+     * do not make the recording there (else it is their beats, which the
+     * table plays otherwise, all in sine phase) */
+    early_mode sm;
+    if (np == 0 || !(diff[0][ip] >= (EARLY_EXCESS - 1.0) * level[ip]) ||
+        !(lres[0][ip] >= (EARLY_EXCESS - 1.0) * level[ip]) ||
+        !early_fit(t, diff, ip, np, n_ch, noise, win_s, ly, tl, &sm) ||
+        sm.decay > EARLY_FASTER * c.decay || t[ip] / sm.decay > EARLY_MAX_BACK)
+      continue;
+    const double alpha = 1.0 / sm.decay;
+    const double a1 = copysign(sm.a[1], early_amp(&c, 1));
+    candidate f = c;
+    f.decay = sm.decay;
+    f.zf = cexp((-alpha + 2.0 * PI * I * c.freq) / rate);
+    f.amp[0] = sm.a[0];
+    f.amp[1] = sm.a[1];
+    /* b's phase the partial's: only the second channel's sign is read */
+    f.b[0] = c.b[0] / cabs(c.b[0]) * 0.5 * sm.a[0];
+    f.b[1] = f.b[0] * a1 / sm.a[0];
+    f.snr = 0.25 * sm.a[0] * sm.a[0] * f.decay * rate / noise_at(nf, c.freq);
+    f.seen_from = t[ip] * rate - (double)(start - onset);
+    f.seen = sm.seen * rate;
+    /* into the table as struck, out of the residue in the residue's phase
+     * at the peak */
+    for (int ch = 0; ch < n_ch; ++ch) {
+      const double a = ch ? a1 : sm.a[0];
+      early_add_mode(table[ch], n, early_struck(a), f.zf);
+      early_add_mode(res[ch], n, -0.5 * a * cexp(I * phase[ip]), f.zf);
+    }
+    if (push(cs, f))
+      goto done;
+  }
+  err = 0;
+done:
+  free(w);
+  free(order);
+  for (int ch = 0; ch < 2; ++ch)
+    free(rec[ch]), free(table[ch]), free(res[ch]);
+  return err;
+}
+
 static int
 cmp_freq(const void* a, const void* b)
 {
@@ -939,6 +1282,13 @@ analysis_run(const float* const* channels, int n_channels, size_t frames,
       cs.c[kept++] = cs.c[i];
   free(residue);
   kept = merge_unresolved(cs.c, kept, n_channels, rate, cx.shift);
+  kept = drop_opposed(cs.c, kept, (double)onset - (double)start);
+  if (kept < 0)
+    goto done;
+  cs.n = kept;
+  if (early_stage(channels, n_channels, frames, rate, onset, start, &nf, &cs))
+    goto done;
+  kept = cs.n;
   if (kept == 0) {
     st = ANALYSIS_ERR_NO_MODES;
     goto done;

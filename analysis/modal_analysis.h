@@ -21,7 +21,11 @@
  * the decay times its kernel lets it see, each fitting what the narrower
  * ones left (their modes subtracted from the spectrum); near-duplicates
  * merged, residues of a mode's misfit dropped.  Poles come from the
- * channels' sum, amplitudes from each channel.
+ * channels' sum, amplitudes from each channel.  Then what the table, its
+ * modes struck together in sine phase, can play of the recording: a
+ * partial's build-up (two modes opposed at the onset) loses its faster
+ * mode, a fast first stage the fits after the attack did not see becomes
+ * a mode of its own (doc/real-objects.md).
  *
  * No LV2, no UI, not real-time: the analysis allocates and may take a
  * second or two.  No global state; it may run on any thread.
