@@ -32,6 +32,19 @@ check_rel(const char* what, double got, double want, double tol)
   return ok;
 }
 
+/* n bytes written to a new file at path, a failure checked; false then */
+static inline bool
+check_write_file(const char* path, const void* bytes, size_t n)
+{
+  FILE* const f = fopen(path, "wb");
+  CHECK(f, "cannot create %s", path);
+  if (!f)
+    return false;
+  const bool written = fwrite(bytes, 1, n, f) == n;
+  CHECK(written, "cannot write %s", path);
+  return fclose(f) == 0 && written;
+}
+
 static inline int
 check_done(const char* name)
 {

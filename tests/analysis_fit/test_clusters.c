@@ -27,6 +27,7 @@
  */
 #include "check.h"
 #include "modal_analysis.h"
+#include "noise.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -82,21 +83,6 @@ static const cluster_case cases[] = {
      false},
 };
 
-static uint64_t state;
-
-static double
-uniform(void)
-{
-  state = state * 6364136223846793005ull + 1442695040888963407ull;
-  return ((double)(state >> 11) + 0.5) * 0x1.0p-53;
-}
-
-static double
-gauss(void)
-{
-  return sqrt(-2.0 * log(uniform())) * cos(2.0 * PI * uniform());
-}
-
 static const double rate = 44100.0, lead = 0.02; /* s of noise first */
 
 /* the true sum's envelope slope (1/s) over [t0, t1] after the onset:
@@ -124,7 +110,7 @@ envelope_slope(const cluster_case* c, const double* phi, double t0, double t1)
 static void
 run_case(const cluster_case* c, int seed)
 {
-  state = 0x9e3779b97f4a7c15ull * (uint64_t)(seed + 1);
+  noise_seed(0x9e3779b97f4a7c15ull * (uint64_t)(seed + 1));
   const size_t n0 = (size_t)(lead * rate);
   const size_t len = n0 + (size_t)(c->seconds * rate);
   float* x = malloc(sizeof(float) * len);
@@ -134,7 +120,7 @@ run_case(const cluster_case* c, int seed)
   }
   double phi[MAX_TRUE], p0 = 0.0;
   for (int k = 0; k < c->n; ++k) {
-    phi[k] = 2.0 * PI * uniform();
+    phi[k] = 2.0 * PI * noise_uniform();
     p0 += 0.5 * c->m[k].a * c->m[k].a;
   }
   const double scale = 0.25, sigma = scale * sqrt(p0 / 1e4); /* 40 dB */
@@ -146,7 +132,7 @@ run_case(const cluster_case* c, int seed)
         v += c->m[k].a * exp(-t / c->m[k].te) *
              cos(2.0 * PI * c->m[k].f * t + phi[k]);
     }
-    x[i] = (float)(scale * v + sigma * gauss());
+    x[i] = (float)(scale * v + sigma * noise_gauss());
   }
   const float* ch[1] = {x};
   analysis_options opt = analysis_default_options();

@@ -25,6 +25,7 @@
  */
 #include "check.h"
 #include "modal_analysis.h"
+#include "noise.h"
 
 #include <complex.h>
 #include <math.h>
@@ -76,21 +77,6 @@ static const stage_case cases[] = {
      false},
 };
 
-static uint64_t state;
-
-static double
-uniform(void)
-{
-  state = state * 6364136223846793005ull + 1442695040888963407ull;
-  return ((double)(state >> 11) + 0.5) * 0x1.0p-53;
-}
-
-static double
-gauss(void)
-{
-  return sqrt(-2.0 * log(uniform())) * cos(2.0 * PI * uniform());
-}
-
 static const double rate = 44100.0, lead = 0.05; /* s of noise first */
 
 /* the true modes' level at the partial, t after the onset */
@@ -120,7 +106,7 @@ table_level(const analysis_result* r, double partial, double t)
 static void
 run_case(const stage_case* c, int seed)
 {
-  state = 0x9e3779b97f4a7c15ull * (uint64_t)(seed + 7);
+  noise_seed(0x9e3779b97f4a7c15ull * (uint64_t)(seed + 7));
   const size_t n0 = (size_t)(lead * rate);
   const size_t len = n0 + (size_t)(c->seconds * rate);
   float* x = malloc(sizeof(float) * len);
@@ -140,7 +126,7 @@ run_case(const stage_case* c, int seed)
         v += c->m[k].a * exp(-t / c->m[k].te) *
              sin(2.0 * PI * c->m[k].f * t + c->m[k].phi);
     }
-    x[i] = (float)(scale * v + sigma * gauss());
+    x[i] = (float)(scale * v + sigma * noise_gauss());
   }
   const float* ch[1] = {x};
   analysis_options opt = analysis_default_options();

@@ -797,17 +797,6 @@ test_transpose_floor(void)
 /* ---- 9. the loader ---- */
 
 static void
-write_file(const char* const path, const char* const body, const size_t n)
-{
-  FILE* const f = fopen(path, "wb");
-  CHECK(f, "cannot create %s", path);
-  if (f) {
-    CHECK(fwrite(body, 1, n, f) == n, "cannot write %s", path);
-    fclose(f);
-  }
-}
-
-static void
 test_load(void)
 {
   char path[256];
@@ -815,7 +804,7 @@ test_load(void)
   modal_keymap* const want = new_keymap();
   modal_table_error e;
   snprintf(path, sizeof(path), "%s/marimba.modes", tmpdir);
-  write_file(path, marimba, strlen(marimba));
+  check_write_file(path, marimba, strlen(marimba));
   CHECK(parse(marimba, want, NULL, &e) == MODAL_TABLE_SUCCESS, "parse: %s",
         e.message);
   CHECK(modal_keymap_load(path, m, NULL, &e) == MODAL_TABLE_SUCCESS,
@@ -827,7 +816,7 @@ test_load(void)
   modal_shapes* const s = new_shapes();
   modal_shapes* const ps = new_shapes();
   snprintf(path, sizeof(path), "%s/shaped.modes", tmpdir);
-  write_file(path, shaped, strlen(shaped));
+  check_write_file(path, shaped, strlen(shaped));
   CHECK(parse(shaped, want, ps, &e) == MODAL_TABLE_SUCCESS, "parse: %s",
         e.message);
   CHECK(modal_keymap_load(path, m, s, &e) == MODAL_TABLE_SUCCESS &&
@@ -838,7 +827,7 @@ test_load(void)
   /* a refusal names the path and the line */
   snprintf(path, sizeof(path), "%s/falling.modes", tmpdir);
   const char* const falling = "# zone: 60\n440 0.5 1\n# zone: 48\n220 0.5 1\n";
-  write_file(path, falling, strlen(falling));
+  check_write_file(path, falling, strlen(falling));
   char prefix[300];
   snprintf(prefix, sizeof(prefix), "%s:3: ", path);
   CHECK(modal_keymap_load(path, m, NULL, &e) == MODAL_TABLE_ERR_BAD_HEADER &&

@@ -431,17 +431,6 @@ bad_inputs(void)
 /* ---- 3. the loader ---- */
 
 static void
-write_file(const char* const path, const char* const text, const size_t n)
-{
-  FILE* const f = fopen(path, "wb");
-  CHECK(f, "cannot create %s", path);
-  if (f) {
-    CHECK(fwrite(text, 1, n, f) == n, "cannot write %s", path);
-    fclose(f);
-  }
-}
-
-static void
 expect_load(const char* const what, const char* const path,
             const modal_table_status want, const char* const fragment)
 {
@@ -472,12 +461,13 @@ loader(void)
   modal_table_error e;
 
   snprintf(path, sizeof(path), "%s/bell.modes", tmpdir);
-  write_file(path, "# name: Bell\n# root: 48\n65.4 9.7 1\n130.8 4.9 0.5\n", 46);
+  check_write_file(path,
+                   "# name: Bell\n# root: 48\n65.4 9.7 1\n130.8 4.9 0.5\n", 46);
   CHECK(modal_table_load(path, &t, &e) == MODAL_TABLE_SUCCESS && t.count == 2 &&
             t.freq[1] == 130.8 && !strcmp(t.name, "Bell"),
         "load a good file: %s", e.message);
 
-  write_file(path, "# name: Bell\n65.4 9.7 1\n130.8 4.9 -0.5\n", 38);
+  check_write_file(path, "# name: Bell\n65.4 9.7 1\n130.8 4.9 -0.5\n", 38);
   modal_table_load(path, &t, &e);
   char want[300];
   snprintf(want, sizeof(want), "%s:3: gain -0.5 is out of range", path);
@@ -497,7 +487,7 @@ loader(void)
               "not a regular file");
 
   snprintf(path, sizeof(path), "%s/empty.modes", tmpdir);
-  write_file(path, "", 0);
+  check_write_file(path, "", 0);
   expect_load("empty file", path, MODAL_TABLE_ERR_NO_MODES, "no modes");
 
   /* one byte over the limit, and 16 GiB (sparse): refused from the size */
@@ -505,7 +495,7 @@ loader(void)
   static char over[MODAL_TABLE_MAX_BYTES + 1];
   memset(over, '\n', sizeof(over));
   memcpy(over, "440 0.5 1\n", 10);
-  write_file(path, over, sizeof(over));
+  check_write_file(path, over, sizeof(over));
   expect_load("1 MiB + 1 byte", path, MODAL_TABLE_ERR_TOO_LARGE,
               "1048577 bytes");
   snprintf(path, sizeof(path), "%s/huge.modes", tmpdir);

@@ -50,11 +50,8 @@ note_hz(double note)
 static void
 write_text(const char* path, const char* text)
 {
-  FILE* f = fopen(path, "w");
-  if (!f || fputs(text, f) == EOF || fclose(f)) {
-    perror(path);
+  if (!check_write_file(path, text, strlen(text)))
     exit(1);
-  }
 }
 
 static void

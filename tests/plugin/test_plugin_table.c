@@ -55,12 +55,8 @@ path_in(char* out, size_t size, const char* name)
 static void
 write_file(const char* path, const char* text, size_t length)
 {
-  FILE* f = fopen(path, "wb");
-  if (!f || fwrite(text, 1, length, f) != length) {
-    perror(path);
+  if (!check_write_file(path, text, length))
     exit(1);
-  }
-  fclose(f);
 }
 
 /* Table A: 128 modes 3.8 % apart from 150 Hz; 16 strong ones (gain 1)
