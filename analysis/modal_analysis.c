@@ -11,6 +11,7 @@
 #include "fft.h"
 
 #include <complex.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -655,6 +656,40 @@ slope_of_points(const double* t, const double* y, int n)
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
+/* a line through (t, y)[0..n): its slope, its value at t = 0, the rms of
+ * y about it */
+typedef struct {
+  double slope, at_zero, rms;
+} line_fit;
+
+static line_fit
+fit_line(const double* t, const double* y, int n)
+{
+  line_fit f = {slope_of_points(t, y, n), 0.0, 0.0};
+  double mean_t = 0.0, mean_y = 0.0;
+  for (int i = 0; i < n; ++i)
+    mean_t += t[i] / n, mean_y += y[i] / n;
+  f.at_zero = mean_y - f.slope * mean_t;
+  for (int i = 0; i < n; ++i) {
+    const double e = y[i] - (mean_y + f.slope * (t[i] - mean_t));
+    f.rms += e * e / n;
+  }
+  f.rms = sqrt(f.rms);
+  return f;
+}
+
+/* the amplitude a of a exp(slope t) nearest level[0..n) (least squares) */
+static double
+amplitude_along(const double* t, const double* level, int n, double slope)
+{
+  double num = 0.0, den = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const double e = exp(slope * t[i]);
+    num += level[i] * e, den += e * e;
+  }
+  return num / den;
+}
+
 /* The strike as the table plays it: every mode from rest at the onset,
  * its velocity the force's impulse times its gain (modal_table.h) - the
  * modes start together, in sine phase; a recording's need not.  Two
@@ -747,6 +782,8 @@ drop_opposed(candidate* c, int n, double onset_from_start)
  * (a slow contact), and its level back at the onset would be a guess */
 #define EARLY_MAX_BACK 1.0
 #define EARLY_MAX_HOPS 2048
+/* Hz: modes closer than this are one partial's cluster */
+#define EARLY_CLUSTER_HZ 20.0
 
 /* a signal's level at frequency f around sample c (of the signal's own
  * indexing, time 0 at its sample 0): heterodyned by f and low-passed by a
@@ -762,6 +799,55 @@ early_level(const double* x, size_t n, double rate, double f, size_t c,
   for (size_t k = 0; k < m && i0 + k < n; ++k, e *= step)
     s += w[k] * x[i0 + k] * e;
   return 2.0 * s / wsum;
+}
+
+/* the energy of a candidate's ring, A^2 t_e */
+static double
+early_energy(const candidate* c)
+{
+  const double a = fmax(c->amp[0], c->amp[1]);
+  return a * a * c->decay;
+}
+
+/* the window a partial's level is read through: 3 / the gap to the
+ * nearest strong partial (a tenth of the energy, EARLY_CLUSTER_HZ away or
+ * more: closer ones are this partial's cluster), 2 / its frequency at
+ * least, within EARLY_WINDOW_MIN..MAX s */
+static double
+early_window(const candidate* cs, int n, const candidate* c)
+{
+  double gap = INFINITY;
+  for (int k = 0; k < n; ++k) {
+    const double df = fabs(cs[k].freq - c->freq);
+    if (df >= EARLY_CLUSTER_HZ && early_energy(&cs[k]) >= 0.1 * early_energy(c))
+      gap = fmin(gap, df);
+  }
+  return fmin(EARLY_WINDOW_MAX,
+              fmax(EARLY_WINDOW_MIN, fmax(3.0 / gap, 2.0 / c->freq)));
+}
+
+/* w[0..m) a Hann window; its sum */
+static double
+early_hann(double* w, size_t m)
+{
+  double wsum = 0.0;
+  for (size_t k = 0; k < m; ++k) {
+    w[k] = 0.5 - 0.5 * cos(2.0 * PI * (double)k / (double)m);
+    wsum += w[k];
+  }
+  return wsum;
+}
+
+/* the noise's variance in a level (of A, twice the heterodyne's) through
+ * the window */
+static double
+early_noise(const noise_floor* nf, double f, const double* w, size_t m,
+            double wsum)
+{
+  double w2 = 0.0;
+  for (size_t k = 0; k < m; ++k)
+    w2 += w[k] * w[k];
+  return 4.0 * noise_at(nf, f) * w2 / (wsum * wsum);
 }
 
 /* y += 2 Re(b z^i), i from sample 0: a mode with its phase (b = -i A / 2:
@@ -822,27 +908,15 @@ early_fit(const double* t, double (*diff)[EARLY_MAX_HOPS], int from, int np,
     }
   if (cnt < EARLY_MIN_POINTS || t[last] - t[from] < win_s)
     return false;
-  const double slope = slope_of_points(tl, ly, cnt);
-  double mean_t = 0.0, mean_y = 0.0, rms = 0.0;
-  for (int p = 0; p < cnt; ++p)
-    mean_t += tl[p] / cnt, mean_y += ly[p] / cnt;
-  for (int p = 0; p < cnt; ++p) {
-    const double e = ly[p] - (mean_y + slope * (tl[p] - mean_t));
-    rms += e * e / cnt;
-  }
-  if (!(slope < 0.0) || sqrt(rms) > EARLY_RMS_NEPER)
+  const line_fit line = fit_line(tl, ly, cnt);
+  if (!(line.slope < 0.0) || line.rms > EARLY_RMS_NEPER)
     return false;
-  out->decay = -1.0 / slope;
-  out->a[0] = exp(mean_y - slope * mean_t);
-  out->a[1] = 0.0;
-  if (n_ch > 1) {
-    double num = 0.0, den = 0.0;
-    for (int p = from; p <= last; ++p) {
-      const double e = exp(slope * t[p]);
-      num += diff[1][p] * e, den += e * e;
-    }
-    out->a[1] = fmax(num / den, 0.0);
-  }
+  out->decay = -1.0 / line.slope;
+  out->a[0] = exp(line.at_zero);
+  out->a[1] = n_ch > 1 ? fmax(amplitude_along(t + from, diff[1] + from,
+                                              last - from + 1, line.slope),
+                              0.0)
+                       : 0.0;
   out->seen = t[last] - t[from];
   return true;
 }
@@ -880,17 +954,12 @@ early_stage(const float* const* channels, int n_ch, size_t frames, double rate,
   /* the partials strongest first (energy A^2 t_e) */
   double top = 0.0;
   for (int k = 0; k < n_found; ++k) {
-    const double a = fmax(cs->c[k].amp[0], cs->c[k].amp[1]);
-    top = fmax(top, a * a * cs->c[k].decay);
+    top = fmax(top, early_energy(&cs->c[k]));
     order[k] = k;
   }
   for (int i = 1; i < n_found; ++i)
     for (int j = i; j > 0; --j) {
-      const candidate* p = &cs->c[order[j - 1]];
-      const candidate* q = &cs->c[order[j]];
-      const double ap = fmax(p->amp[0], p->amp[1]);
-      const double aq = fmax(q->amp[0], q->amp[1]);
-      if (aq * aq * q->decay <= ap * ap * p->decay)
+      if (early_energy(&cs->c[order[j]]) <= early_energy(&cs->c[order[j - 1]]))
         break;
       const int t = order[j];
       order[j] = order[j - 1], order[j - 1] = t;
@@ -902,31 +971,13 @@ early_stage(const float* const* channels, int n_ch, size_t frames, double rate,
   const double attack_s = (double)(start - onset) / rate;
   for (int oi = 0; oi < n_found; ++oi) {
     const candidate c = cs->c[order[oi]];
-    const double ac = fmax(c.amp[0], c.amp[1]);
-    if (ac * ac * c.decay < EARLY_RANGE * top)
+    if (early_energy(&c) < EARLY_RANGE * top)
       break;
-    /* the nearest strong partial: a tenth of the energy, 20 Hz away or
-     * more (closer ones are this partial's cluster) */
-    double gap = INFINITY;
-    for (int k = 0; k < n_found; ++k) {
-      const candidate* d = &cs->c[k];
-      const double ad = fmax(d->amp[0], d->amp[1]);
-      const double df = fabs(d->freq - c.freq);
-      if (df >= 20.0 && ad * ad * d->decay >= 0.1 * ac * ac * c.decay)
-        gap = fmin(gap, df);
-    }
-    const double win_s =
-        fmin(EARLY_WINDOW_MAX,
-             fmax(EARLY_WINDOW_MIN, fmax(3.0 / gap, 2.0 / c.freq)));
+    const double win_s = early_window(cs->c, n_found, &c);
     const size_t m = (size_t)(win_s * rate);
     const size_t hop = m / 4 > 0 ? m / 4 : 1;
-    double wsum = 0.0, w2 = 0.0;
-    for (size_t k = 0; k < m; ++k) {
-      w[k] = 0.5 - 0.5 * cos(2.0 * PI * (double)k / (double)m);
-      wsum += w[k], w2 += w[k] * w[k];
-    }
-    /* the noise's variance in a level (of A, twice the heterodyne's) */
-    const double noise = 4.0 * noise_at(nf, c.freq) * w2 / (wsum * wsum);
+    const double wsum = early_hann(w, m);
+    const double noise = early_noise(nf, c.freq, w, m, wsum);
     int np = 0, ip = 0;
     for (size_t cc = m / 2; cc + m / 2 < n && np < EARLY_MAX_HOPS; cc += hop) {
       level[np] = cabs(early_level(table[0], n, rate, c.freq, cc, w, m, wsum));
@@ -985,6 +1036,258 @@ done:
   free(order);
   for (int ch = 0; ch < 2; ++ch)
     free(rec[ch]), free(table[ch]), free(res[ch]);
+  return err;
+}
+
+/* The decay as heard.  The bands' fits read a partial's decay from past
+ * their guards, over what each band saw: where its envelope is not one
+ * exponential (a xylophone's bar and tube: the level held for 40 ms,
+ * then falling at 0.05 s 1/e, then slower), the pole of one stretch can
+ * miss what another shows by half (0.029 s), and a cluster of poles
+ * fitted to a level that holds, then falls (the xylophone's C5: three
+ * within 8 Hz) plays, all in sine phase, a fall that the recording does
+ * not have.  Each partial (its modes within EARLY_CLUSTER_HZ of the next,
+ * of EARLY_RANGE of its strongest's energy or more) is held to its
+ * recording's level at its frequency (their energy-weighted mean): the
+ * recording less every other mode (with its phase: else a strong
+ * neighbour's leakage is read as this partial's ring), through a Hann
+ * window of HEARD_BINS / the gap to the nearest other partial (a window's
+ * length does not change an exponential's slope; at most
+ * HEARD_WINDOW_MAX s, and short enough to pass the partial's own modes
+ * within HEARD_PASS of its centre's gain), over the first HEARD_FALL_DB
+ * of its fall from the decay's start, the stretch T20 of ISO 3382
+ * measures (there from 5 dB down): to its last level within HEARD_FALL_DB
+ * of the highest before it (a beat's dips stay in it) and HEARD_NOISE_DB
+ * over the noise, at most HEARD_SPAN s.  Where that level is one exponential
+ * (its log within EARLY_RMS_NEPER of a line: a level that falls, then stays, is
+ * another mode's misfit, and one that beats is a cluster's, which its modes
+ * play) over HEARD_WINDOWS windows at least, and the table's level as it plays
+ * the partial (its modes from the onset in sine phase) falls over the
+ * stretch more than HEARD_MISS_DB otherwise, the partial becomes one
+ * mode: the line's decay, its level back at the onset the amplitude (each
+ * channel's, the second by least squares), at the partial's frequency.
+ * A partial whose modes are shorter than the window is not seen through
+ * it (a mallet's click of a few ms, whose band the window reads from what
+ * rings after it), and stays. */
+#define HEARD_FALL_DB  20.0
+#define HEARD_NOISE_DB 10.0
+#define HEARD_SPAN     2.0
+#define HEARD_MISS_DB  3.0
+/* the neighbour 4 bins off or more: under Hann's sidelobes, -41 dB and
+ * less */
+#define HEARD_BINS       4.0
+#define HEARD_WINDOW_MAX 0.25
+/* a Hann window's gain 0.35 bins off its centre: 0.92 (-0.7 dB) */
+#define HEARD_PASS 0.35
+/* a stretch of fewer windows is the window's shape, not the decay's */
+#define HEARD_WINDOWS 2.0
+enum { HEARD_MAX_HOPS = 4096, HEARD_MAX_CLUSTER = 16 };
+
+/* A partial of the candidates (sorted by frequency): the run from k on of
+ * those within EARLY_CLUSTER_HZ of the next, its members the run's modes
+ * within EARLY_RANGE of its strongest's energy. */
+typedef struct {
+  int member[HEARD_MAX_CLUSTER], n; /* n 0: more members than fit */
+  int main;                         /* the strongest */
+  double energy, strongest, freq;   /* freq: energy-weighted */
+  double shortest, span;            /* s; Hz from freq, the furthest */
+} partial_run;
+
+/* the partial from candidate k; the index after its run */
+static int
+partial_at(const candidate* cs, int n, int k, partial_run* p)
+{
+  int end = k + 1;
+  while (end < n && cs[end].freq - cs[end - 1].freq < EARLY_CLUSTER_HZ)
+    ++end;
+  p->n = 0, p->main = k;
+  p->strongest = 0.0, p->energy = 0.0, p->freq = 0.0;
+  p->shortest = INFINITY, p->span = 0.0;
+  for (int j = k; j < end; ++j)
+    p->strongest = fmax(p->strongest, early_energy(&cs[j]));
+  for (int j = k; j < end; ++j) {
+    const double e = early_energy(&cs[j]);
+    if (e < EARLY_RANGE * p->strongest)
+      continue;
+    if (p->n == HEARD_MAX_CLUSTER) {
+      p->n = 0;
+      return end;
+    }
+    p->member[p->n++] = j;
+    p->energy += e, p->freq += e * cs[j].freq;
+    p->shortest = fmin(p->shortest, cs[j].decay);
+    if (e == p->strongest)
+      p->main = j;
+  }
+  p->freq /= p->energy;
+  for (int q = 0; q < p->n; ++q)
+    p->span = fmax(p->span, fabs(cs[p->member[q]].freq - p->freq));
+  return end;
+}
+
+/* the nearest other partial's distance, Hz: a mode outside p's run
+ * within EARLY_RANGE of its energy */
+static double
+partial_gap(const candidate* cs, int n, const partial_run* p)
+{
+  double gap = INFINITY;
+  for (int j = 0; j < n; ++j)
+    if ((j < p->member[0] || j > p->member[p->n - 1]) &&
+        early_energy(&cs[j]) >= EARLY_RANGE * p->energy)
+      gap = fmin(gap, fabs(cs[j].freq - p->freq));
+  return gap;
+}
+
+/* the table's level at the partial f, t s after the onset: its modes in
+ * sine phase together */
+static double
+heard_played(const candidate* cs, const partial_run* p, double t)
+{
+  const double f = p->freq;
+  double complex s = 0.0;
+  for (int k = 0; k < p->n; ++k) {
+    const candidate* c = &cs[p->member[k]];
+    s +=
+        c->amp[0] * exp(-t / c->decay) * cexp(2.0 * PI * I * (c->freq - f) * t);
+  }
+  return cabs(s);
+}
+
+static int
+heard_decay(const float* const* channels, int n_ch, size_t frames, double rate,
+            size_t onset, size_t start, const noise_floor* nf, candidates* cs)
+{
+  const size_t n = (size_t)fmin((double)(frames - onset),
+                                (double)(start - onset) + HEARD_SPAN * rate);
+  const size_t m_max = (size_t)(HEARD_WINDOW_MAX * rate) + 1;
+  const double start_back = (double)onset - (double)start;
+  double* res[2] = {NULL, NULL};
+  double* y = malloc(sizeof(double) * n);
+  double* w = malloc(sizeof(double) * m_max);
+  double* t = malloc(sizeof(double) * HEARD_MAX_HOPS);
+  double* ly = malloc(sizeof(double) * HEARD_MAX_HOPS);
+  double* lp = malloc(sizeof(double) * HEARD_MAX_HOPS);
+  double* lv[2] = {malloc(sizeof(double) * HEARD_MAX_HOPS),
+                   malloc(sizeof(double) * HEARD_MAX_HOPS)};
+  char* drop = calloc((size_t)cs->n + 1, 1);
+  int err = -1;
+  if (!y || !w || !t || !ly || !lp || !lv[0] || !lv[1] || !drop)
+    goto done;
+  /* the residue: the recording less every mode, in its own phase */
+  for (int ch = 0; ch < n_ch; ++ch) {
+    res[ch] = malloc(sizeof(double) * n);
+    if (!res[ch])
+      goto done;
+    for (size_t i = 0; i < n; ++i)
+      res[ch][i] = channels[ch][onset + i];
+    for (int k = 0; k < cs->n; ++k)
+      early_add_mode(res[ch], n,
+                     -cs->c[k].b[ch] * cpow(cs->c[k].zf, start_back),
+                     cs->c[k].zf);
+  }
+  double top = 0.0;
+  for (int k = 0; k < cs->n; ++k)
+    top = fmax(top, early_energy(&cs->c[k]));
+  const double fall = pow(10.0, -HEARD_FALL_DB / 20.0);
+  const double over_noise = pow(10.0, HEARD_NOISE_DB / 10.0);
+  /* the candidates are sorted by frequency: a partial is a run of them */
+  for (int k = 0; k < cs->n;) {
+    partial_run pr;
+    k = partial_at(cs->c, cs->n, k, &pr);
+    if (pr.n == 0 || pr.strongest < EARLY_RANGE * top)
+      continue;
+    const double freq = pr.freq;
+    /* the window: past the nearest other partial, passing this one's */
+    const double gap = partial_gap(cs->c, cs->n, &pr);
+    double win_s =
+        fmin(HEARD_WINDOW_MAX,
+             fmax(EARLY_WINDOW_MIN, fmax(HEARD_BINS / gap, 2.0 / freq)));
+    if (pr.span > 0.0)
+      win_s = fmin(win_s, HEARD_PASS / pr.span);
+    if (pr.shortest < win_s || win_s * gap < HEARD_BINS / 2.0)
+      continue; /* gone within the window, or a window that cannot tell
+                   the partial from its neighbour */
+    const size_t m = (size_t)(win_s * rate);
+    const size_t hop = m / 4 > 0 ? m / 4 : 1;
+    const double wsum = early_hann(w, m);
+    const double noise = early_noise(nf, freq, w, m, wsum);
+    /* the recording less the other modes, on each channel */
+    int hops = 0;
+    for (int ch = 0; ch < n_ch; ++ch) {
+      memcpy(y, res[ch], sizeof(double) * n);
+      for (int q = 0; q < pr.n; ++q) {
+        const candidate* c = &cs->c[pr.member[q]];
+        early_add_mode(y, n, c->b[ch] * cpow(c->zf, start_back), c->zf);
+      }
+      hops = 0;
+      for (size_t cc = (start - onset) + m / 2;
+           cc + m / 2 < n && hops < HEARD_MAX_HOPS; cc += hop)
+        lv[ch][hops++] = cabs(early_level(y, n, rate, freq, cc, w, m, wsum));
+    }
+    /* from the decay's start (the window past it) to the last level
+     * within HEARD_FALL_DB of the highest before it and over the noise:
+     * a beat's dip inside the stretch stays in it */
+    int np = 0;
+    double peak = 0.0;
+    for (int p = 0; p < hops; ++p) {
+      peak = fmax(peak, lv[0][p]);
+      if (lv[0][p] >= fall * peak && lv[0][p] * lv[0][p] >= over_noise * noise)
+        np = p + 1;
+    }
+    for (int p = 0; p < np; ++p) {
+      t[p] = (double)((start - onset) + m / 2 + (size_t)p * hop) / rate;
+      ly[p] = log(fmax(lv[0][p], DBL_MIN));
+      lp[p] = log(fmax(heard_played(cs->c, &pr, t[p]), DBL_MIN));
+    }
+    if (np < EARLY_MIN_POINTS || t[np - 1] - t[0] < HEARD_WINDOWS * win_s)
+      continue;
+    const line_fit line = fit_line(t, ly, np);
+    const double slope = line.slope;
+    const double seen = t[np - 1] - t[0];
+    const double miss_db =
+        20.0 / log(10.0) * seen * fabs(slope_of_points(t, lp, np) - slope);
+    if (!(slope < 0.0) || miss_db <= HEARD_MISS_DB ||
+        line.rms > EARLY_RMS_NEPER)
+      continue;
+    const double a0 = exp(line.at_zero);
+    const double a1 = n_ch > 1 ? amplitude_along(t, lv[1], np, slope) : 0.0;
+    /* the partial's strongest mode becomes it; b keeps its phases (the
+     * second channel's sign against the first's), at the decay's first
+     * sample */
+    candidate* c = &cs->c[pr.main];
+    const double back = exp(slope * (double)(start - onset) / rate);
+    for (int ch = 0; ch < n_ch; ++ch) {
+      const double a = ch ? a1 : a0;
+      c->b[ch] = cabs(c->b[ch]) > 0.0
+                     ? c->b[ch] / cabs(c->b[ch]) * 0.5 * a * back
+                     : 0.5 * a * back;
+      c->amp[ch] = a;
+    }
+    c->freq = freq;
+    c->decay = -1.0 / slope;
+    c->zf = cexp((slope + 2.0 * PI * I * freq) / rate);
+    c->seen_from = t[0] * rate - (double)(start - onset);
+    c->seen = seen * rate;
+    for (int q = 0; q < pr.n; ++q)
+      drop[pr.member[q]] = pr.member[q] != pr.main;
+  }
+  int out = 0;
+  for (int k = 0; k < cs->n; ++k)
+    if (!drop[k])
+      cs->c[out++] = cs->c[k];
+  cs->n = out;
+  err = 0;
+done:
+  free(y);
+  free(w);
+  free(t);
+  free(ly);
+  free(lp);
+  free(lv[0]);
+  free(lv[1]);
+  free(drop);
+  for (int ch = 0; ch < 2; ++ch)
+    free(res[ch]);
   return err;
 }
 
@@ -1287,6 +1590,9 @@ analysis_run(const float* const* channels, int n_channels, size_t frames,
     goto done;
   cs.n = kept;
   if (early_stage(channels, n_channels, frames, rate, onset, start, &nf, &cs))
+    goto done;
+  qsort(cs.c, (size_t)cs.n, sizeof(candidate), cmp_freq);
+  if (heard_decay(channels, n_channels, frames, rate, onset, start, &nf, &cs))
     goto done;
   kept = cs.n;
   if (kept == 0) {

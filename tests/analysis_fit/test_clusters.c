@@ -12,9 +12,16 @@
  *     0.4 s): the two modes, found by two plans (the short one by the
  *     widest, from early in the decay), not merged as one mode found
  *     twice - which left one 18 ms mode where the recording rings 40 ms;
+ *     or, where the sum's level over its first 20 dB is one exponential
+ *     (the decay as heard: the modes' phases there are not the table's,
+ *     which plays them from the onset in sine phase), one mode of that
+ *     fall's decay (the sum's envelope from the true modes, from the
+ *     decay's start to its last level within 20 dB of the highest before
+ *     it), within unresolved_decay_tol;
  *   - a beating doublet, 1.5 Hz apart, decays 1 s and 1.2 s, 2 s long:
  *     its beat (0.67 s) well inside the recording, so two modes within the
- *     same figures;
+ *     same figures (the issue's bar allows one of the fall's decay: as
+ *     above);
  *   - a doublet the recording cannot resolve, 0.4 Hz apart (a beat of
  *     2.5 s) in 0.8 s, decays 1.5 s and 4 s (as the SoundFont's
  *     glockenspiel's 1050 Hz partial): where the sum's envelope falls over
@@ -55,6 +62,7 @@ typedef struct {
   mode m[MAX_TRUE];
   double seconds;
   bool resolved;
+  bool heard; /* resolved, or one mode of the decay heard */
 } cluster_case;
 
 static const cluster_case cases[] = {
@@ -65,28 +73,46 @@ static const cluster_case cases[] = {
       {491.0, 0.050, 0.9},
       {509.0, 0.100, 0.6}},
      0.4,
-     true},
+     true,
+     false},
     {"beating doublet 1.5 Hz apart",
      2,
      {{600.0, 1.0, 1.0}, {601.5, 1.2, 0.9}},
      2.0,
+     true,
      true},
     {"a partial falling fast, then slowly",
      2,
      {{472.6, 0.041, 0.56}, {477.4, 0.018, 1.0}},
      0.4,
+     true,
      true},
     {"doublet 0.4 Hz apart in 0.8 s",
      2,
      {{1049.4, 1.5, 0.6}, {1049.8, 4.0, 1.0}},
      0.8,
+     false,
      false},
 };
 
 static const double rate = 44100.0, lead = 0.02; /* s of noise first */
 
+/* the true sum's amplitude t s after the onset */
+static double
+envelope(const cluster_case* c, const double* phi, double t)
+{
+  double re = 0.0, im = 0.0;
+  for (int k = 0; k < c->n; ++k) {
+    const double a = c->m[k].a * exp(-t / c->m[k].te);
+    const double w = 2.0 * PI * (c->m[k].f - c->m[0].f) * t + phi[k];
+    re += a * cos(w);
+    im += a * sin(w);
+  }
+  return sqrt(re * re + im * im);
+}
+
 /* the true sum's envelope slope (1/s) over [t0, t1] after the onset:
- * least squares on the log of its amplitude, the modes' complex sum */
+ * least squares on the log of its amplitude */
 static double
 envelope_slope(const cluster_case* c, const double* phi, double t0, double t1)
 {
@@ -94,17 +120,25 @@ envelope_slope(const cluster_case* c, const double* phi, double t0, double t1)
   double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
   for (int p = 0; p < POINTS; ++p) {
     const double t = t0 + (t1 - t0) * p / (POINTS - 1);
-    double re = 0.0, im = 0.0;
-    for (int k = 0; k < c->n; ++k) {
-      const double a = c->m[k].a * exp(-t / c->m[k].te);
-      const double w = 2.0 * PI * (c->m[k].f - c->m[0].f) * t + phi[k];
-      re += a * cos(w);
-      im += a * sin(w);
-    }
-    const double y = 0.5 * log(re * re + im * im);
+    const double y = log(envelope(c, phi, t));
     sx += t, sy += y, sxx += t * t, sxy += t * y;
   }
   return (POINTS * sxy - sx * sy) / (POINTS * sxx - sx * sx);
+}
+
+/* the end of the true sum's first 20 dB from t0: its last level within
+ * 20 dB of the highest before it, each ms up to t1 */
+static double
+heard_end(const cluster_case* c, const double* phi, double t0, double t1)
+{
+  double peak = 0.0, end = t0;
+  for (double t = t0; t <= t1; t += 1e-3) {
+    const double e = envelope(c, phi, t);
+    peak = fmax(peak, e);
+    if (e >= 0.1 * peak)
+      end = t;
+  }
+  return end;
 }
 
 static void
@@ -154,7 +188,16 @@ run_case(const cluster_case* c, int seed)
     printf(" %.3f Hz %.4f s;", res.modes[found[i]].freq,
            res.modes[found[i]].decay);
   printf("\n");
-  if (c->resolved) {
+  if (c->resolved && c->heard && n_found == 1) {
+    const double t0 = res.decay_start - res.onset;
+    const double slope =
+        envelope_slope(c, phi, t0, heard_end(c, phi, t0, c->seconds));
+    printf("    the sum's envelope over its first 20 dB: t_e %.4f s\n",
+           -1.0 / slope);
+    CHECK(fabs(res.modes[found[0]].decay * -slope - 1.0) < unresolved_decay_tol,
+          "%s, seed %d: one mode of %.4f s, the sum's first 20 dB show %.4f s",
+          c->what, seed, res.modes[found[0]].decay, -1.0 / slope);
+  } else if (c->resolved) {
     CHECK(n_found == c->n, "%s, seed %d: %d modes, not %d", c->what, seed,
           n_found, c->n);
     for (int i = 0; i < n_found && n_found == c->n; ++i) {
