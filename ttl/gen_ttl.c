@@ -708,7 +708,7 @@ write_manifest(FILE* f, const char* shlib_ext, preset_file* files, int n)
   for (size_t i = 0; with_ui && i < sizeof(plugins) / sizeof(plugins[0]); ++i)
     fprintf(f,
             "\n<%s" CONTACT_UI_URI_SUFFIX ">\n\ta ui:X11UI ;\n"
-            "\tui:binary <contact_ui%s> ;\n\trdfs:seeAlso <%s.ttl> .\n",
+            "\tlv2:binary <contact_ui%s> ;\n\trdfs:seeAlso <%s.ttl> .\n",
             plugins[i]->uri, shlib_ext, strrchr(plugins[i]->uri, ':') + 1);
   for (int b = 0; b < N_BANKS; ++b) {
     fprintf(f, "\n<urn:contact:bank:%s>\n\ta pset:Bank ;\n\trdfs:label ",

@@ -924,6 +924,20 @@ load_table(instrument* in, const char* path, bool restoring,
     return false;
   }
   free(shapes);
+  /* the modes a voice disables (modal.h): a table of none else loads
+   * and plays nothing, which its user should hear of */
+  const double limit = MODAL_MAX_FREQ_RATIO * in->host.sample_rate;
+  double lowest = INFINITY;
+  for (int z = 0; z < t->map.zones; ++z)
+    for (int k = 0; k < t->map.zone[z].count; ++k)
+      lowest = fmin(lowest, t->map.zone[z].freq[k]);
+  if (!(lowest < limit))
+    lv2_log_warning(&in->host.logger,
+                    "%s: %s: every mode is at or above %.0f Hz (%.2g of the "
+                    "sample rate, the highest a voice plays; the lowest is "
+                    "%.0f Hz): it plays nothing at its root, only notes "
+                    "played below it\n",
+                    name, path, limit, MODAL_MAX_FREQ_RATIO, lowest);
   memcpy(t->path, path, length + 1);
   t->path_length = (uint32_t)length;
   *table = t;

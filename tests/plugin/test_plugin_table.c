@@ -19,6 +19,9 @@
  *      fault is on one), the table in use kept: patch:Get still answers it
  *      and the notes after are bit-identical to an instance that never saw
  *      the bad files;
+ *      a table whose every mode is above 0.45 of the sample rate (what a
+ *      voice plays) is loaded, with a log:Warning naming the file; one
+ *      with a mode under it loads without;
  *   e. right_gain: each mode's right / left ratio on the audio (its
  *      spectrum at the mode's frequency) is (1 - width) + width rho with
  *      rho = right_gain / gain, the table's second pickup, at width 0.6;
@@ -598,6 +601,33 @@ test_bad_files(const char* uri)
   host_close(ref);
 }
 
+/* d: a table above what a voice plays (0.45 of the sample rate, 21.6 kHz
+ * at 48 kHz) loads with a warning naming it; a mode under it, none */
+static void
+test_above_nyquist(const char* uri)
+{
+  static const char high[] = "22000 0.5 1\n23000 0.4 0.5\n";
+  static const char low[] = "21000 0.5 1\n23000 0.4 0.5\n";
+  char path_high[256], path_low[256];
+  path_in(path_high, sizeof(path_high), "high.modes");
+  path_in(path_low, sizeof(path_low), "low.modes");
+  write_file(path_high, high, sizeof(high) - 1);
+  write_file(path_low, low, sizeof(low) - 1);
+  host* h = open_host(uri);
+  host_log_clear(h);
+  set_table(h, path_low);
+  CHECK(host_log_warnings(h) == 0 && host_log_errors(h) == 0,
+        "d: a table with a mode under 0.45 fs: %s", host_log_last(h));
+  set_table(h, path_high);
+  printf("d: every mode above 0.45 fs: %s", host_log_all(h));
+  CHECK(host_log_warnings(h) == 1 && host_log_errors(h) == 0 &&
+            strstr(host_log_all(h), path_high) != NULL,
+        "d: every mode above 0.45 fs: %d warning(s), %d error(s)",
+        host_log_warnings(h), host_log_errors(h));
+  CHECK(answers(h, path_high), "d: the table above 0.45 fs was not loaded");
+  host_close(h);
+}
+
 /* f: objects on the control input that are not the plugin's (jalv sends a
  * time:Position at start) pass without a word; a patch:Set that is not
  * about the table is named in a warning; neither changes the table. */
@@ -635,6 +665,7 @@ main(int argc, char** argv)
   }
   test_state(uri);
   test_bad_files(uri);
+  test_above_nyquist(uri);
   test_right_gain(uri);
   test_foreign_objects(uri);
   char cmd[300];
