@@ -34,7 +34,7 @@
  */
 #include "check.h"
 #include "modal_analysis.h"
-#include "noise.h"
+#include "synthetic.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -145,37 +145,15 @@ static void
 run_case(const cluster_case* c, int seed)
 {
   noise_seed(0x9e3779b97f4a7c15ull * (uint64_t)(seed + 1));
-  const size_t n0 = (size_t)(lead * rate);
-  const size_t len = n0 + (size_t)(c->seconds * rate);
-  float* x = malloc(sizeof(float) * len);
-  if (!x) {
-    CHECK(false, "out of memory");
-    return;
-  }
-  double phi[MAX_TRUE], p0 = 0.0;
+  double phi[MAX_TRUE];
+  synthetic_mode m[MAX_TRUE];
   for (int k = 0; k < c->n; ++k) {
     phi[k] = 2.0 * PI * noise_uniform();
-    p0 += 0.5 * c->m[k].a * c->m[k].a;
+    /* cos(x + phi) */
+    m[k] = (synthetic_mode){c->m[k].f, c->m[k].te, c->m[k].a, phi[k] + PI / 2};
   }
-  const double scale = 0.25, sigma = scale * sqrt(p0 / 1e4); /* 40 dB */
-  for (size_t i = 0; i < len; ++i) {
-    double v = 0.0;
-    if (i >= n0) {
-      const double t = (double)(i - n0) / rate;
-      for (int k = 0; k < c->n; ++k)
-        v += c->m[k].a * exp(-t / c->m[k].te) *
-             cos(2.0 * PI * c->m[k].f * t + phi[k]);
-    }
-    x[i] = (float)(scale * v + sigma * noise_gauss());
-  }
-  const float* ch[1] = {x};
-  analysis_options opt = analysis_default_options();
   static analysis_result res;
-  const analysis_status st = analysis_run(ch, 1, len, rate, &opt, &res);
-  free(x);
-  CHECK(st == ANALYSIS_SUCCESS, "%s, seed %d: %s", c->what, seed,
-        analysis_strerror(st));
-  if (st != ANALYSIS_SUCCESS)
+  if (!synthetic_analyse(m, c->n, lead, c->seconds, rate, c->what, seed, &res))
     return;
   /* the modes reported within the cluster's span, and a bandwidth */
   const double lo = c->m[0].f - 10.0, hi = c->m[c->n - 1].f + 10.0;

@@ -33,7 +33,7 @@
  */
 #include "check.h"
 #include "modal_analysis.h"
-#include "noise.h"
+#include "synthetic.h"
 
 #include <complex.h>
 #include <math.h>
@@ -123,42 +123,18 @@ static void
 run_case(const stage_case* c, int seed)
 {
   noise_seed(0x9e3779b97f4a7c15ull * (uint64_t)(seed + 7));
-  const size_t n0 = (size_t)(lead * rate);
-  const size_t len = n0 + (size_t)(c->seconds * rate);
-  float* x = malloc(sizeof(float) * len);
-  if (!x) {
-    CHECK(false, "out of memory");
-    return;
-  }
-  double p0 = 0.0;
+  synthetic_mode m[MAX_TRUE];
   for (int k = 0; k < c->n; ++k)
-    p0 += 0.5 * c->m[k].a * c->m[k].a;
-  const double scale = 0.25, sigma = scale * sqrt(p0 / 1e4); /* 40 dB */
-  for (size_t i = 0; i < len; ++i) {
-    double v = 0.0;
-    if (i >= n0) {
-      const double t = (double)(i - n0) / rate;
-      for (int k = 0; k < c->n; ++k)
-        v += c->m[k].a * exp(-t / c->m[k].te) *
-             sin(2.0 * PI * c->m[k].f * t + c->m[k].phi);
-    }
-    x[i] = (float)(scale * v + sigma * noise_gauss());
-  }
-  const float* ch[1] = {x};
-  analysis_options opt = analysis_default_options();
+    m[k] = (synthetic_mode){c->m[k].f, c->m[k].te, c->m[k].a, c->m[k].phi};
   static analysis_result res;
-  const analysis_status st = analysis_run(ch, 1, len, rate, &opt, &res);
-  free(x);
-  CHECK(st == ANALYSIS_SUCCESS, "%s, seed %d: %s", c->what, seed,
-        analysis_strerror(st));
-  if (st != ANALYSIS_SUCCESS)
+  if (!synthetic_analyse(m, c->n, lead, c->seconds, rate, c->what, seed, &res))
     return;
   printf("  %s, seed %d (the decay from %.1f ms):", c->what, seed,
          1e3 * (res.decay_start - res.onset));
   for (int k = 0; k < res.n_modes; ++k)
     if (fabs(res.modes[k].freq - c->partial) < partial_hz)
       printf(" %.2f Hz %.4f s %.3f;", res.modes[k].freq, res.modes[k].decay,
-             res.modes[k].amplitude / scale);
+             res.modes[k].amplitude / SYNTHETIC_SCALE);
   printf("\n");
   /* from the recording's peak at the partial, each ms */
   double peak = 0.0, t_peak = 0.0;
@@ -167,10 +143,11 @@ run_case(const stage_case* c, int seed)
       peak = recording_level(c, t), t_peak = t;
   if (c->flattens) {
     double worst = 0.0, rec_te = NAN, table_te = NAN;
-    const double table_peak = table_level(&res, c->partial, t_peak) / scale;
+    const double table_peak =
+        table_level(&res, c->partial, t_peak) / SYNTHETIC_SCALE;
     for (double t = t_peak; recording_level(c, t) > 0.1 * peak; t += 1e-3) {
       const double rl = recording_level(c, t);
-      const double tl = table_level(&res, c->partial, t) / scale;
+      const double tl = table_level(&res, c->partial, t) / SYNTHETIC_SCALE;
       worst = fmax(worst, fabs(20.0 * log10(tl / rl)));
       if (isnan(rec_te) && rl < peak / E_1)
         rec_te = t - t_peak;
@@ -188,7 +165,8 @@ run_case(const stage_case* c, int seed)
   } else {
     double loudest = 0.0;
     for (double t = 0.0; t < c->seconds; t += 1e-3)
-      loudest = fmax(loudest, table_level(&res, c->partial, t) / scale);
+      loudest =
+          fmax(loudest, table_level(&res, c->partial, t) / SYNTHETIC_SCALE);
     const double over = 20.0 * log10(loudest / c->m[0].a);
     printf("    the table's loudest %+.2f dB over the ring's onset, the "
            "recording's peak %+.2f dB\n",
