@@ -64,6 +64,7 @@ usage(FILE* out)
           "60)\n"
           "      --min-freq HZ, --max-freq HZ   the band searched\n"
           "  -q, --quiet        no report on standard error\n"
+          "  -h, --help         print this and exit\n"
           "usage: contact-analyze --keymap OUT [options] IN.wav...\n"
           "      --keymap FILE  the recordings as the zones of one keymap\n"
           "      --roots-from-names  each zone's root from its file's name\n"

@@ -203,8 +203,8 @@ write_parameters(FILE* f)
   fputs("<" CONTACT_MODAL_TABLE_URI ">\n\ta lv2:Parameter ;\n"
         "\trdfs:label \"Modal table\" ;\n"
         "\trdfs:range atom:Path ;\n"
-        "\trdfs:comment \"A modal table file (up to 128 modes; see README.md, "
-        "Modal table files) in place of the 16 mode ports. An empty path "
+        "\trdfs:comment \"A modal table file (up to 128 modes; its format: "
+        "doc/tables.md) in place of the 16 mode ports. An empty path "
         "goes back to the mode ports.\" .\n\n",
         f);
 }
@@ -256,7 +256,7 @@ write_port(FILE* f, const plugin_info* p, int index)
   case PORT_CONTROL_IN:
   case PORT_METER: {
     /* whole numbers as xsd:integer; toggles too: lilv 0.24 reads an
-     * xsd:boolean default as NaN (see README.md, Metadata and lint) */
+     * xsd:boolean default as NaN (see doc/testing.md, Metadata and lint) */
     void (*value)(FILE*, float) =
         port->flags & (PORT_INTEGER | PORT_ENUM | PORT_TOGGLE) ? integer
                                                                : number;

@@ -221,7 +221,7 @@ ui_port_si_scale(const port_info* p)
 /* ---- material map ------------------------------------------------------- */
 
 /* [material] table 2 = [ch5] table 5.2: the q where more than half the
- * listeners chose the material (README.md rounds them) */
+ * listeners chose the material (doc/presets.md rounds them) */
 const ui_material_range ui_materials[UI_MATERIALS] = {
     [UI_RUBBER] = {"rubber", 5.0, 44.3},
     [UI_WOOD] = {"wood", 14.9, 131.8},

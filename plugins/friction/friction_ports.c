@@ -88,8 +88,8 @@ static const port_info ports[FRICTION_OBJECT] = {
 /* The default object is the struck bar made light enough to be rubbed:
  * stick-slip starts at the first slip when the friction's drop, (mu_s -
  * mu_d) f_N, is of the order of the force that swings the first mode at
- * the bow velocity, m_1 omega_1 v_b (here 0.46 of it); see README.md,
- * "Friction". */
+ * the bow velocity, m_1 omega_1 v_b (here 0.46 of it); see doc/friction.md,
+ * "Playing the friction instrument". */
 static const port_default object_defaults[] = {
     {"object_mass", 0.02f},
     {"gain", 2.0f},

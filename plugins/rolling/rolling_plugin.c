@@ -11,7 +11,7 @@
  * the patch's cut-off has passed the modes that carry the roll, its level
  * grows only as v^(beta - 1), while a note's level scatters by 2-3 dB
  * with the surface, so the top velocities need the larger speed ratios
- * (README, "Every note louder than a softer one").  Note-off lets it
+ * (doc/rolling.md, "Every note louder than a softer one").  Note-off lets it
  * slow to a stop over the stop time, and it then rests on the object,
  * which rings out.  CC1 value c scales the speed by 1 + c / 127, channel
  * or polyphonic pressure p the weight by 1 + p: at rest they play the set

@@ -23,7 +23,7 @@
  *    down once per revolution, so the contact force swings by
  *    -m e v^2 / R cos(X / R) about m g (the ball follows the offset: its
  *    acceleration is the offset's second derivative);
- * 7. skipping: the criterion of the README, checked against the model.
+ * 7. skipping: the criterion of doc/rolling.md, checked against the model.
  *    The ball under its weight W = m g sits on the contact spring at the
  *    static compression x_s = (W / k)^(1/alpha); linearised there it is an
  *    oscillator of f_c = sqrt(alpha g / x_s) / (2 pi) (k_lin x_s = alpha W)

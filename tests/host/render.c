@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * contact-render: render a plugin of the bundle, a preset and some notes to
- * a WAV file (and a spectrogram picture).  See usage() and the README.
+ * a WAV file (and a spectrogram picture).  See usage(), doc/contact-render.md.
  */
 #define _POSIX_C_SOURCE 200809L
 

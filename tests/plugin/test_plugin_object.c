@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The object ports of README.md, measured on the impact instrument's
+ * The object ports of doc/impact.md, measured on the impact instrument's
  * free ringing (after the hammer has left, the output is exactly a sum of
  * damped sinusoids at the table's frequencies and decays, so a least
  * squares fit reads each mode to the output's float rounding):

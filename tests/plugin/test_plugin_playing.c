@@ -31,7 +31,7 @@
  *    40, 70, 100, 127 the RMS of the held note rises by at least 0.5 dB at
  *    every step, over its first second and over 0.5-2.5 s (the roll once
  *    the object's modes have taken it up).  A roll's level is a draw of
- *    its random surface (README, "Every note louder than a softer one"):
+ *    its random surface (doc/rolling.md "Every note louder than a softer one"):
  *    the velocity ranges make each step's mean rise 1.7 to 6 times its
  *    spread over surfaces, and this is the surface a fresh note rolls.
  */

@@ -39,7 +39,7 @@ typedef struct material {
 /* q = pi f t_e = 1 / eta, eta the loss factor.  The first four are the
  * ranges listeners heard as each material ([material] table 2, [ch5]
  * table 5.2); the others come from the loss factors of handbook tables
- * ([beranek], [cremer] in README.md, quoted from memory): a single figure
+ * ([beranek], [cremer] in doc/presets.md, quoted from memory): a single figure
  * is taken within a factor 2 either way, the tables' figures being orders
  * of magnitude. */
 static const material materials[] = {

@@ -28,7 +28,7 @@
 
 /* A real recording against its modal re-synthesis: above this the fit
  * missed most of the sound (a wrong mode, a decay off by a factor), which
- * a struck bar's table does not (see the README for the figures). */
+ * a struck bar's table does not (doc/analysis.md; the figures: its output). */
 static const double max_distance_db = 6.0;
 
 static const struct {
