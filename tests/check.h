@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 static int check_failures;
 
@@ -43,6 +44,40 @@ check_write_file(const char* path, const void* bytes, size_t n)
   const bool written = fwrite(bytes, 1, n, f) == n;
   CHECK(written, "cannot write %s", path);
   return fclose(f) == 0 && written;
+}
+
+/* Costs are timed against themselves, never in seconds (which depend on
+ * the machine: the aarch64 build's tests run emulated).  A cost linear in
+ * its input, timed at the whole input and at an eighth of it, may take
+ * this much more than eight times the eighth's (caches, the machine's
+ * load); a quadratic one would take 64 times. */
+#define CHECK_LINEAR_SLACK 2.0
+enum { CHECK_TIMING_TRIES = 3 }; /* the best of them: the least disturbed */
+
+/* the processor time of run(arg), the best of CHECK_TIMING_TRIES runs */
+static inline double
+check_best_seconds(void (*run)(void*), void* arg)
+{
+  double best = INFINITY;
+  for (int i = 0; i < CHECK_TIMING_TRIES; ++i) {
+    const clock_t t0 = clock();
+    run(arg);
+    best = fmin(best, (double)(clock() - t0) / CLOCKS_PER_SEC);
+  }
+  return best;
+}
+
+/* whole <= 8 x eighth within CHECK_LINEAR_SLACK, printed either way */
+static inline bool
+check_linear(const char* what, double whole, double eighth)
+{
+  const bool ok = whole <= 8.0 * CHECK_LINEAR_SLACK * eighth;
+  printf("%s %s: %.4f s, an eighth of it %.4f s: %.1f times (bar %.0f)\n",
+         ok ? "  ok " : "FAIL ", what, whole, eighth, whole / eighth,
+         8.0 * CHECK_LINEAR_SLACK);
+  if (!ok)
+    ++check_failures;
+  return ok;
 }
 
 static inline int

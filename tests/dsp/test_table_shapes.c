@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* the free-free bar: beta_n L, the roots of cos(x) cosh(x) = 1 */
@@ -265,29 +264,24 @@ round_trip(const char* const what, const modal_table* const t,
   printf("  ok   round trip: %-24s %zu bytes (bound %zu)\n", what, len, size);
 }
 
-/* Costs linear in the text may take this much more than eight times an
- * eighth's (caches, the machine's load; a quadratic parser would take 64). */
-static const double linear_slack = 2.0;
-enum { TIMING_TRIES = 3 }; /* the best of them: the least disturbed */
+/* one write of a table and its parse back, timed */
+typedef struct timed_table {
+  const modal_table* table;
+  const modal_shapes* shapes;
+} timed_table;
 
-/* the processor time to write the table and parse it back, at best */
-static double
-round_trip_seconds(const modal_table* const t, const modal_shapes* const s)
+static void
+round_trip_timed(void* arg)
 {
-  double best = INFINITY;
-  for (int i = 0; i < TIMING_TRIES; ++i) {
-    const clock_t t0 = clock();
-    size_t len = 0;
-    modal_table u;
-    modal_table_error e;
-    CHECK(modal_table_write_shapes(t, s, text, sizeof(text), &len) ==
-                  MODAL_TABLE_SUCCESS &&
-              modal_table_parse_shapes(text, len, "timed", &u, shapes_b, &e) ==
-                  MODAL_TABLE_SUCCESS,
-          "timed round trip refused");
-    best = fmin(best, (double)(clock() - t0) / CLOCKS_PER_SEC);
-  }
-  return best;
+  const timed_table* const tt = arg;
+  size_t len = 0;
+  modal_table u;
+  modal_table_error e;
+  CHECK(modal_table_write_shapes(tt->table, tt->shapes, text, sizeof(text),
+                                 &len) == MODAL_TABLE_SUCCESS &&
+            modal_table_parse_shapes(text, len, "timed", &u, shapes_b, &e) ==
+                MODAL_TABLE_SUCCESS,
+        "timed round trip refused");
 }
 
 static void
@@ -385,20 +379,14 @@ round_trips(void)
         "text size %zu over %d", modal_table_text_size(&t, shapes_a),
         MODAL_TABLE_SHAPES_TEXT_MAX);
   round_trip("largest", &t, shapes_a);
-  /* linear in its text, not quadratic, timed against itself (seconds
-   * would depend on the machine: the aarch64 build's tests run emulated):
-   * the largest table against the same table cut to an eighth of its
-   * modes, an eighth of its text */
-  const double whole = round_trip_seconds(&t, shapes_a);
+  /* linear in its text, not quadratic: the largest table against the
+   * same table cut to an eighth of its modes, an eighth of its text */
+  timed_table tt = {&t, shapes_a};
+  const double whole = check_best_seconds(round_trip_timed, &tt);
   t.count = MODAL_MAX_MODES / 8;
-  const double eighth = round_trip_seconds(&t, shapes_a);
+  const double eighth = check_best_seconds(round_trip_timed, &tt);
   t.count = MODAL_MAX_MODES;
-  printf("  ok   largest table written and parsed in %.3f s, an eighth of it "
-         "in %.3f s\n",
-         whole, eighth);
-  CHECK(whole <= 8.0 * linear_slack * eighth,
-        "largest table: %.3f s, %.1f times an eighth of it", whole,
-        whole / eighth);
+  check_linear("largest table written and parsed", whole, eighth);
 
   /* ... and loads from a file */
   char path[256];
