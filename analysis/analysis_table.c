@@ -3,6 +3,7 @@
 
 #include "analysis_table.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -40,6 +41,40 @@ analysis_table_name_of(const char* recording, char* name, size_t size)
   char* dot = strrchr(name, '.');
   if (dot && dot != name)
     *dot = '\0';
+}
+
+bool
+analysis_table_note_of_name(const char* path, double* note)
+{
+  static const int pitch_class[7] = {9, 11, 0, 2, 4, 5, 7}; /* A..G */
+  char base[MODAL_TABLE_NAME_SIZE];
+  analysis_table_name_of(path, base, sizeof(base));
+  bool found = false;
+  for (const char* c = base; *c; ++c) {
+    if (*c < 'A' || *c > 'G' ||
+        (c > base && (isalnum((unsigned char)c[-1]) || c[-1] == '#')))
+      continue;
+    const char* d = c + 1;
+    int n = pitch_class[*c - 'A'];
+    if (*d == '#' || *d == 's')
+      ++n, ++d;
+    else if (*d == 'b')
+      --n, ++d;
+    if (*d == ' ')
+      ++d;
+    const bool minus = *d == '-';
+    if (minus)
+      ++d;
+    if (!isdigit((unsigned char)*d) || isdigit((unsigned char)d[1]))
+      continue;
+    const int octave = minus ? -(*d - '0') : *d - '0';
+    const int midi = 12 * (octave + 1) + n;
+    if (midi >= 0 && midi <= 127) {
+      *note = midi;
+      found = true;
+    }
+  }
+  return found;
 }
 
 bool

@@ -20,6 +20,12 @@ void analysis_table_of(const analysis_result* result, const char* name,
  * folders and extension (cut to size - 1 bytes). */
 void analysis_table_name_of(const char* recording, char* name, size_t size);
 
+/* The MIDI note a recording's name (its path's file name, or a sample's
+ * name) ends with: the last of the form [A-G][#bs]? ' '? -?[0-9] standing
+ * apart from letters before it (C4 = 60): "marimba C4.wav", "Xylophone F#
+ * 5", "bell_Eb-1"; false if none. */
+bool analysis_table_note_of_name(const char* path, double* note);
+
 /* Writes `table` as NAME.modes in `folder` (made if missing), or
  * NAME-2.modes, NAME-3.modes, ... if that exists: a table a saved session
  * plays is never overwritten.  The path written goes to `path` (size

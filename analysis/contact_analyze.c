@@ -33,7 +33,6 @@
 #include "spectrogram.h"
 
 #include <cairo.h>
-#include <ctype.h>
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdbool.h>
@@ -142,43 +141,6 @@ compare(const modal_table* t, const analysis_result* r, const recording* rec,
   return 0;
 }
 
-/* The MIDI note a file's name ends with, the last of the form [A-G]
- * [#bs]? ' '? -?[0-9] standing apart from letters before it (C4 = 60):
- * "marimba C4.wav", "Xylophone F# 5", "bell_Eb-1"; false if none. */
-static bool
-note_of_name(const char* path, double* note)
-{
-  static const int pitch_class[7] = {9, 11, 0, 2, 4, 5, 7}; /* A..G */
-  char base[MODAL_TABLE_NAME_SIZE];
-  analysis_table_name_of(path, base, sizeof(base));
-  bool found = false;
-  for (const char* c = base; *c; ++c) {
-    if (*c < 'A' || *c > 'G' ||
-        (c > base && (isalnum((unsigned char)c[-1]) || c[-1] == '#')))
-      continue;
-    const char* d = c + 1;
-    int n = pitch_class[*c - 'A'];
-    if (*d == '#' || *d == 's')
-      ++n, ++d;
-    else if (*d == 'b')
-      --n, ++d;
-    if (*d == ' ')
-      ++d;
-    const bool minus = *d == '-';
-    if (minus)
-      ++d;
-    if (!isdigit((unsigned char)*d) || isdigit((unsigned char)d[1]))
-      continue;
-    const int octave = minus ? -(*d - '0') : *d - '0';
-    const int midi = 12 * (octave + 1) + n;
-    if (midi >= 0 && midi <= 127) {
-      *note = midi;
-      found = true;
-    }
-  }
-  return found;
-}
-
 /* one recording analysed as a keymap's zone */
 typedef struct {
   const char* path;
@@ -235,7 +197,7 @@ build_keymap(const char* const* files, int n_files, const char* out,
     analysis_table_name_of(z->path, zone_name, sizeof(zone_name));
     analysis_table_of(result, zone_name, &z->table);
     double note;
-    if (roots_from_names && note_of_name(z->path, &note)) {
+    if (roots_from_names && analysis_table_note_of_name(z->path, &note)) {
       z->table.root = note;
       z->root_from_name = true;
     } else if (roots_from_names) {

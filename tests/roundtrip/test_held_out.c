@@ -5,7 +5,8 @@
  * used to build it (its header's `# held out` line: samples of Debian's
  * FluidR3_GM.sf2), through the impact plugin, against those recordings:
  *   - the recording analysed (modal_analysis.h, default options), the
- *     keymap played at its root note (rounded), at the recording's rate,
+ *     keymap played at the note of its name (octaves_of_names; its root
+ *     note, rounded, where the names tell none), at the recording's rate,
  *     through its preset (urn:contact:preset:impact-NAME-measured for
  *     measured-NAME.modes: the instrument's mallet and gain) with the
  *     keymap file loaded over the preset's copy of it, as long as the
@@ -44,6 +45,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "analysis_table.h"
 #include "check.h"
 #include "host.h"
 #include "modal_analysis.h"
@@ -309,8 +311,8 @@ strongest(const partials* s)
 /* one held-out note: its table printed, its figures added to `sum` */
 static void
 check_note(const sf2_file* sf, player* pl, double preset_gain, double gain_lo,
-           double gain_hi, const char* instrument, const char* name, bool hold,
-           tally* sum)
+           double gain_hi, const char* instrument, const char* name,
+           double name_offset, bool hold, tally* sum)
 {
   const char* path = pl->path;
   recording rec;
@@ -336,7 +338,10 @@ check_note(const sf2_file* sf, player* pl, double preset_gain, double gain_lo,
   /* the level: the gain at velocity 100, then the velocity */
   const double target = peak_of(rec.channel[0], rec.frames);
   pl->rate = rec.rate;
-  pl->note = (int)lround(a->root_note);
+  double named = NAN;
+  pl->note = isfinite(name_offset) && analysis_table_note_of_name(name, &named)
+                 ? (int)lround(named + name_offset)
+                 : (int)lround(a->root_note);
   pl->gain = preset_gain;
   const double p_gain = trial_peak(pl, gain_velocity);
   CHECK(isfinite(p_gain) && p_gain > 0.0, "%s: %s: the keymap did not play",
@@ -361,10 +366,11 @@ check_note(const sf2_file* sf, player* pl, double preset_gain, double gain_lo,
   group(a, pa);
   group(b, pb);
 
-  printf("  %s: note %d (root %.2f, rendered %.2f), gain %.1f dB (the "
+  printf("  %s: note %d (%s; root %.2f, rendered %.2f), gain %.1f dB (the "
          "preset's %.1f %+.1f), velocity %d (peak %.3f, the recording's "
          "%.3f: %+.1f dB%s), %.2f s, %d/%d modes in %d/%d partials\n",
-         name, pl->note, a->root_note, b->root_note, pl->gain, preset_gain,
+         name, pl->note, isfinite(named) ? "its name's" : "its root",
+         a->root_note, b->root_note, pl->gain, preset_gain,
          pl->gain - preset_gain, velocity, peak, target, peak_db,
          fabs(peak_db) <= peak_match_db ? "" : ", not matched",
          (double)frames / rec.rate, a->n_modes, b->n_modes, pa->n, pb->n);
@@ -447,6 +453,32 @@ done:
   recording_free(&rec);
 }
 
+/* A keymap's zones are played at their roots, and its recordings are
+ * named by notes in the soundfont's own octaves (its glockenspiel's names
+ * are two octaves over the keys that play them, its marimba's one, its
+ * celesta's none): the octaves from the names to the roots, the same for
+ * every zone whose name has a note; NAN when none has or they differ.  A
+ * held-out recording is played at its name's note plus these octaves, as
+ * a sampler maps it: its root as the analysis reads it is its strongest
+ * low partial's, which for the celesta's upper notes is not the
+ * fundamental. */
+static double
+octaves_of_names(const modal_keymap* map)
+{
+  double offset = NAN;
+  for (int i = 0; map->is_keymap && i < map->zones; ++i) {
+    double named = 0.0;
+    /* a name past MIDI's notes ("Glocken C10") tells nothing */
+    if (!analysis_table_note_of_name(map->zone[i].name, &named))
+      continue;
+    const double o = 12.0 * round((map->zone[i].root - named) / 12.0);
+    if (isfinite(offset) && o != offset)
+      return NAN;
+    offset = o;
+  }
+  return offset;
+}
+
 static void
 check_keymap(const sf2_file* sf, const char* path, bool hold)
 {
@@ -463,6 +495,7 @@ check_keymap(const sf2_file* sf, const char* path, bool hold)
   const bool loads =
       map && modal_keymap_load(path, map, NULL, &error) == MODAL_TABLE_SUCCESS;
   CHECK(loads, "%s: %s", path, map ? error.message : "out of memory");
+  const double name_offset = loads ? octaves_of_names(map) : NAN;
   free(map);
   if (!loads)
     return;
@@ -489,7 +522,8 @@ check_keymap(const sf2_file* sf, const char* path, bool hold)
     return;
   tally sum = {0};
   for (int k = 0; k < n; ++k)
-    check_note(sf, &pl, preset_gain, lo, hi, instrument, names[k], hold, &sum);
+    check_note(sf, &pl, preset_gain, lo, hi, instrument, names[k], name_offset,
+               hold, &sum);
   printf("%s: %s: %d notes, %d partials, ratios %d/%d within %.0f %%, decays "
          "%d/%d within %.0f %%, levels %d/%d within %.0f dB, LSD %d/%d within "
          "%.0f dB%s\n\n",
