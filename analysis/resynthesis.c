@@ -75,10 +75,12 @@ power_spectrum(const float* x, size_t length, size_t at, int n,
   return true;
 }
 
-resynthesis_distance
-resynthesis_compare(const float* recording, size_t recording_frames,
-                    size_t start, const float* render, size_t render_frames,
-                    size_t render_start, double rate)
+/* resynthesis_compare(), each bin floored at `floor_var` (a variance per
+ * sample; 0 none) besides its frame's range */
+static resynthesis_distance
+compare(const float* recording, size_t recording_frames, size_t start,
+        const float* render, size_t render_frames, size_t render_start,
+        double rate, double floor_var)
 {
   resynthesis_distance d = {NAN, NAN, 0, start / rate, start / rate};
   int n = 256;
@@ -122,10 +124,15 @@ resynthesis_compare(const float* recording, size_t recording_frames,
     if (!(energy > 0.0) ||
         10.0 * log10(energy / first_energy) < -RESYNTHESIS_RANGE_DB)
       break;
-    /* each spectrum floored RESYNTHESIS_RANGE_DB below its own peak */
-    const double floor_rec = peak * pow(10.0, -RESYNTHESIS_RANGE_DB / 10.0);
+    /* each spectrum floored RESYNTHESIS_RANGE_DB below its own peak, and
+     * at the floor's power in a bin (white noise of variance v through
+     * the Hann frame: v sum w^2 = 3 n v / 8) */
+    const double floor_bin = floor_var * 3.0 * n / 8.0;
+    const double floor_rec =
+        fmax(peak * pow(10.0, -RESYNTHESIS_RANGE_DB / 10.0), floor_bin);
     const double floor_syn =
-        peak_syn * pow(10.0, -RESYNTHESIS_RANGE_DB / 10.0) + 1e-300;
+        fmax(peak_syn * pow(10.0, -RESYNTHESIS_RANGE_DB / 10.0), floor_bin) +
+        1e-300;
     for (int k = k_lo; k <= k_hi; ++k) {
       /* only where there is sound: bins below both floors would count as
        * agreeing and dilute the distance with silence */
@@ -175,4 +182,24 @@ done:
   free(sum2);
   free(count);
   return d;
+}
+
+resynthesis_distance
+resynthesis_compare(const float* recording, size_t recording_frames,
+                    size_t start, const float* render, size_t render_frames,
+                    size_t render_start, double rate)
+{
+  return compare(recording, recording_frames, start, render, render_frames,
+                 render_start, rate, 0.0);
+}
+
+resynthesis_distance
+resynthesis_compare_over_noise(const float* recording, size_t recording_frames,
+                               size_t start, const float* render,
+                               size_t render_frames, size_t render_start,
+                               double rate, double noise_var)
+{
+  return compare(recording, recording_frames, start, render, render_frames,
+                 render_start, rate,
+                 noise_var * pow(10.0, RESYNTHESIS_NOISE_MARGIN_DB / 10.0));
 }

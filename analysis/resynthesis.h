@@ -47,8 +47,26 @@ resynthesis_distance resynthesis_compare(const float* recording,
                                          size_t render_frames,
                                          size_t render_start, double rate);
 
+/* resynthesis_compare() of a render on the recording's own scale (its
+ * level matched to the recording's) where the recording sinks into its
+ * noise: both spectra floored RESYNTHESIS_NOISE_MARGIN_DB over the
+ * recording's noise, `noise_var` its variance per sample (full scale^2,
+ * white equivalent: analysis_result's noise_floor_db).  A render has no
+ * noise, and a recording's noise bins against a render's ringing or
+ * silent ones measure the noise, not the object: a short-ringing bar's
+ * first second is mostly noise (test_resynthesis prints both distances of
+ * a render against itself with noise added). */
+resynthesis_distance
+resynthesis_compare_over_noise(const float* recording, size_t recording_frames,
+                               size_t start, const float* render,
+                               size_t render_frames, size_t render_start,
+                               double rate, double noise_var);
+
 /* about 85 ms at 48 kHz (4096 samples, rounded to a power of two) */
 #define RESYNTHESIS_FRAME_SECONDS 0.085
 #define RESYNTHESIS_RANGE_DB      60.0
+/* a noise bin's power is exponentially distributed about its mean: 10 dB
+ * over it, one bin in e^10 (2e4) stands out */
+#define RESYNTHESIS_NOISE_MARGIN_DB 10.0
 
 #endif
