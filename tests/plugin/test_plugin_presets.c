@@ -380,8 +380,8 @@ check_measured_contact(const patch* p)
     longest = fmax(longest, host_get(h, "contact_time"));
     host_close(h);
   }
-  printf(", contact at velocity %d %.3f ms (limit %.3f ms: 0.35 / %.0f Hz)",
-         measured_velocity, longest, limit_ms, highest);
+  printf(", contact at velocity %d %.3f ms (limit %.3f ms: %.2f / %.0f Hz)",
+         measured_velocity, longest, limit_ms, measured_contact_share, highest);
   CHECK(longest > 0.0 && longest <= limit_ms,
         "%s: a contact of %.3f ms at velocity %d filters its table's "
         "partials up to %.0f Hz (at most %.3f ms)",

@@ -584,10 +584,8 @@ check_keymap(const sf2_file* sf, const char* path, bool hold)
       map && modal_keymap_load(path, map, NULL, &error) == MODAL_TABLE_SUCCESS;
   CHECK(loads, "%s: %s", path, map ? error.message : "out of memory");
   const double name_offset = loads ? octaves_of_names(map) : NAN;
-  if (!loads) {
-    free(map);
-    return;
-  }
+  if (!loads)
+    goto done;
   /* its preset, its gain and the port's range */
   player pl = {.path = path, .rate = 48000.0};
   snprintf(pl.preset, sizeof(pl.preset),
